@@ -1,0 +1,126 @@
+"""Plain data shared by every stage: severities, field paths and diagnostics (no I/O)."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Union
+
+Segment = Union[str, int]
+Path = tuple  # tuple[Segment, ...]
+
+_PLAIN_FIELD = re.compile(r"^[A-Za-z0-9_\-]+$")
+
+
+class Severity(enum.IntEnum):
+    """Ordered so that comparisons read naturally: ERROR > WARNING > INFO."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r}: use error, warning or info") from None
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+class Anchor(enum.Enum):
+    """Which part of the source a diagnostic points at."""
+
+    VALUE = "value"  # the value node at the path
+    KEY = "key"  # the key of the last path segment (unknown and duplicate fields)
+    PARENT = "parent"  # the key if present, else the enclosing object (missing fields)
+
+
+def render_path(path: Iterable[Segment]) -> str:
+    """Render a path the way Kubernetes' field.Path does: `a.b[0].c`, odd keys as `[key]`."""
+    out = []
+    for seg in path:
+        if isinstance(seg, int):
+            out.append(f"[{seg}]")
+        elif _PLAIN_FIELD.match(seg):
+            out.append(f".{seg}" if out else seg)
+        else:
+            out.append(f"[{seg}]")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a rule or the schema check reports about one document, before positions are known."""
+
+    rule: str
+    path: Path
+    message: str
+    severity: Severity = Severity.ERROR
+    anchor: Anchor = Anchor.VALUE
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A finding placed in a file: what every report format renders."""
+
+    file: str
+    line: int
+    column: int
+    rule: str
+    severity: Severity
+    message: str
+    path: Path = ()
+    document: int | None = None
+    api_version: str | None = None
+    kind: str | None = None
+    fix: str | None = field(default=None, compare=False)
+
+    @property
+    def path_text(self) -> str:
+        return render_path(self.path)
+
+    def sort_key(self) -> tuple:
+        return (self.file, self.line, self.column, self.rule, self.path_text, self.message)
+
+    def with_severity(self, severity: Severity) -> "Diagnostic":
+        return replace(self, severity=severity)
+
+
+def go_quote(value: str) -> str:
+    """Quote a string like Go's %q, as upstream messages print values."""
+    out = ['"']
+    for ch in value:
+        code = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def render_value(value: object) -> str:
+    """Render a value as apimachinery's field errors do: strings quoted, others as JSON."""
+    import json
+
+    if isinstance(value, str):
+        return go_quote(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
