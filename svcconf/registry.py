@@ -1,0 +1,165 @@
+"""What svcconf knows: kinds discovered from schemas/, and the lifecycle table of every group/version.
+
+Both are read lazily: the schema folder listing once per process, a schema file when a document
+of its kind first appears, the lifecycle table on first lookup.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .naming import GroupVersion
+
+Release = tuple  # (major, minor)
+
+_RELEASE = re.compile(r"^v?(\d+)\.(\d+)$")
+
+
+def parse_release(text: str) -> Release:
+    match = _RELEASE.match(str(text).strip())
+    if not match:
+        raise ValueError(f"not a release: {text!r} (expected 1.NN, e.g. 1.31)")
+    return (int(match.group(1)), int(match.group(2)))
+
+
+def format_release(release: Release) -> str:
+    return f"{release[0]}.{release[1]}"
+
+
+@functools.lru_cache(maxsize=1)
+def schema_root() -> Path:
+    """schemas/ as installed in the wheel (svcconf/schemas) or beside the package in a checkout."""
+    packaged = Path(__file__).with_name("schemas")
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "schemas"
+
+
+def _group_dir(group: str) -> str:
+    return group or "core"
+
+
+@functools.lru_cache(maxsize=1)
+def schema_index() -> dict[tuple[str, str, str], Path]:
+    """Every (group, version, kind) that has a schema file."""
+    index = {}
+    root = schema_root()
+    for group_entry in os.scandir(root):
+        if not group_entry.is_dir():
+            continue
+        group = "" if group_entry.name == "core" else group_entry.name
+        for version_entry in os.scandir(group_entry.path):
+            if not version_entry.is_dir():
+                continue
+            for file_entry in os.scandir(version_entry.path):
+                if file_entry.name.endswith(".json"):
+                    index[(group, version_entry.name, file_entry.name[:-5])] = Path(file_entry.path)
+    return index
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema(group: str, version: str, kind: str) -> dict | None:
+    path = schema_index().get((group, version, kind))
+    if path is None:
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """One row of the lifecycle table."""
+
+    group: str
+    version: str
+    kind: str
+    scope: str  # config | api | payload
+    introduced: Release | None
+    deprecated: Release | None
+    removed: Release | None
+    replacement: str | None
+    note: str
+
+    @property
+    def group_version(self) -> GroupVersion:
+        return GroupVersion(self.group, self.version)
+
+
+def _release_or_none(text: str) -> Release | None:
+    text = text.strip()
+    return parse_release(text) if text else None
+
+
+@dataclass(frozen=True)
+class LifecycleTable:
+    newest: Release
+    rows: dict[tuple[str, str, str], Lifecycle]
+    group_scope: dict[str, str]
+    group_versions: dict[str, frozenset[str]]
+
+    def row(self, group: str, version: str, kind: str) -> Lifecycle | None:
+        return self.rows.get((group, version, kind))
+
+    def kinds_of(self, group: str, version: str) -> list[str]:
+        return sorted(kind for (g, v, kind) in self.rows if g == group and v == version)
+
+    def versions_of_kind(self, group: str, kind: str) -> list[Lifecycle]:
+        return [row for (g, _v, k), row in self.rows.items() if g == group and k == kind]
+
+
+@functools.lru_cache(maxsize=1)
+def lifecycle() -> LifecycleTable:
+    path = Path(__file__).with_name("data") / "lifecycle.tsv"
+    newest: Release = (1, 36)
+    rows: dict[tuple[str, str, str], Lifecycle] = {}
+    header: list[str] | None = None
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            line = line.rstrip("\n")
+            if line.startswith("#"):
+                key, _, value = line[1:].partition(":")
+                if key.strip() == "newest-release":
+                    newest = parse_release(value)
+                continue
+            if not line.strip():
+                continue
+            cells = line.split("\t")
+            if header is None:
+                header = cells
+                continue
+            record = dict(zip(header, cells))
+            replacement = record["replacement"].strip()
+            row = Lifecycle(
+                group=record["group"].strip(),
+                version=record["version"].strip(),
+                kind=record["kind"].strip(),
+                scope=record["scope"].strip(),
+                introduced=_release_or_none(record["introduced"]),
+                deprecated=_release_or_none(record["deprecated"]),
+                removed=_release_or_none(record["removed"]),
+                replacement=None if replacement in ("", "-") else replacement,
+                note=record.get("note", "").strip(),
+            )
+            rows[(row.group, row.version, row.kind)] = row
+    group_scope: dict[str, str] = {}
+    group_versions: dict[str, set[str]] = {}
+    for row in rows.values():
+        # A group is a config group when any of its rows says so.
+        if group_scope.get(row.group) != "config":
+            group_scope[row.group] = row.scope
+        group_versions.setdefault(row.group, set()).add(row.version)
+    return LifecycleTable(newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()})
+
+
+def rules_for(module_name: str | None, kind: str):
+    """The rule functions a rules module registers for a kind (the module is imported on first use)."""
+    if not module_name:
+        return ()
+    from .rules import rules_of
+
+    return rules_of(module_name, kind)
