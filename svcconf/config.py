@@ -1,0 +1,142 @@
+"""The configuration file: found upward from the working directory, validated with positions.
+
+`.svcconf.yaml` (or `.svcconf.yml`) wins over `[tool.svcconf]` in a pyproject.toml of the same
+folder; the first folder that has either ends the search.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .model import Diagnostic, Severity
+
+CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")
+SCHEMA_PATH = Path(__file__).with_name("data") / "config.schema.json"
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used; carries diagnostics with positions."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+@dataclass
+class Config:
+    path: str | None = None
+    values: dict = field(default_factory=dict)
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    folder = (start or Path.cwd()).resolve()
+    for candidate in (folder, *folder.parents):
+        for name in CONFIG_NAMES:
+            if (candidate / name).is_file():
+                return candidate / name
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                text = pyproject.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if re.search(r"^\[tool\.svcconf\]", text, re.MULTILINE):
+                return pyproject
+    return None
+
+
+def load_config(path: Path) -> Config:
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, f"cannot read configuration: {err.strerror}")]) from None
+    if path.name == "pyproject.toml":
+        return _load_toml(name, data)
+    return _load_yaml(name, data)
+
+
+def _load_yaml(name: str, data: bytes) -> Config:
+    from .source import load_bytes, position
+    from .schema import SchemaChecker
+
+    source = load_bytes(name, data)
+    problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message) for p in source.problems]
+    if problems:
+        raise ConfigError(problems)
+    if not source.documents:
+        return Config(name, {})
+    document = source.documents[0]
+    values = document.data if document.data is not None else {}
+    problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message, p.path) for p in document.problems]
+    if not isinstance(values, dict):
+        raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, "configuration must be a mapping of settings")])
+    findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values))
+    for finding in findings:
+        line, column = position(document.root, finding.path, finding.anchor)
+        problems.append(Diagnostic(name, line, column, "invalid-config", Severity.ERROR, finding.message, finding.path))
+    if problems:
+        raise ConfigError(problems)
+    return Config(name, values)
+
+
+def _load_toml(name: str, data: bytes) -> Config:
+    from .docs import tomllib
+    from .schema import SchemaChecker
+
+    text = data.decode("utf-8", errors="replace")
+    try:
+        values = tomllib.loads(text).get("tool", {}).get("svcconf", {})
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError([Diagnostic(name, getattr(err, "lineno", 1) or 1, getattr(err, "colno", 1) or 1, "invalid-config", Severity.ERROR, str(err))]) from None
+    findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values))
+    if findings:
+        lines = text.splitlines()
+        table_line = next((i for i, line in enumerate(lines, 1) if line.strip() == "[tool.svcconf]"), 1)
+        problems = []
+        for finding in findings:
+            key = finding.path[0] if finding.path else None
+            line = table_line
+            for number in range(table_line, len(lines) + 1):
+                if key and re.match(rf"\s*\"?{re.escape(str(key))}\"?\s*=", lines[number - 1]):
+                    line = number
+                    break
+            problems.append(Diagnostic(name, line, 1, "invalid-config", Severity.ERROR, finding.message, finding.path))
+        raise ConfigError(problems)
+    return Config(name, values)
+
+
+def _schema() -> dict:
+    with open(SCHEMA_PATH, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _semantic_findings(values: dict):
+    from .docs import all_rule_docs
+    from .model import Finding
+    from .naming import valid_domain
+
+    known = all_rule_docs()
+    for key in ("select", "ignore"):
+        for index, rule_id in enumerate(values.get(key) or []):
+            if isinstance(rule_id, str) and rule_id not in known and rule_id != "*":
+                yield Finding("invalid-config", (key, index), f"unknown rule id {rule_id!r} (see `svcconf rules`)")
+    for section in ("severity", "per-file-ignores"):
+        table = values.get(section)
+        if isinstance(table, dict):
+            for key, value in table.items():
+                ids = [key] if section == "severity" else (value if isinstance(value, list) else [])
+                for rule_id in ids:
+                    if isinstance(rule_id, str) and rule_id not in known and rule_id != "*":
+                        yield Finding("invalid-config", (section, key), f"unknown rule id {rule_id!r} (see `svcconf rules`)")
+    domain = values.get("api-domain")
+    if isinstance(domain, str) and not valid_domain(domain):
+        yield Finding("invalid-config", ("api-domain",), f"{domain!r} is not a DNS domain such as k8s.io")
+
+
+def env_domain() -> str | None:
+    return os.environ.get("SVCCONF_API_DOMAIN") or None

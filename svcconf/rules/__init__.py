@@ -1,0 +1,107 @@
+"""Rule plumbing: registration by kind, the context a rule sees, and Kubernetes-style error helpers.
+
+A rule is a small pure function `(doc, ctx) -> Iterable[Finding]`. Modules register their rules
+with `@rule("Kind", ...)`; a schema names its module in `x-svcconf-rules`, and the module is
+imported only when a document of that kind appears.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from ..model import Anchor, Finding, Path, Severity, render_value
+
+RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
+
+_REGISTRY: dict[str, dict[str, list[RuleFunction]]] = {}
+_CURRENT_MODULE: list[str] = []
+
+
+@dataclass
+class Context:
+    """What a rule may know besides its document."""
+
+    target: tuple  # target release, (1, NN)
+    file: str = "-"
+    siblings: list[dict] = field(default_factory=list)  # the other documents of the same file
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def at_least(self, major: int, minor: int) -> bool:
+        return self.target >= (major, minor)
+
+
+def rule(*kinds: str) -> Callable[[RuleFunction], RuleFunction]:
+    """Register a rule function for the given kinds (upstream spelling)."""
+
+    def register(function: RuleFunction) -> RuleFunction:
+        module = function.__module__.rsplit(".", 1)[-1]
+        table = _REGISTRY.setdefault(module, {})
+        for kind in kinds:
+            table.setdefault(kind, []).append(function)
+        return function
+
+    return register
+
+
+def rules_of(module_name: str, kind: str) -> list[RuleFunction]:
+    if module_name not in _REGISTRY:
+        importlib.import_module(f"{__name__}.{module_name}")
+        _REGISTRY.setdefault(module_name, {})
+    return _REGISTRY[module_name].get(kind, [])
+
+
+# --------------------------------------------------------------------------- error shapes
+# The constructors mirror apimachinery's field errors, so messages read as the server's do.
+
+
+def required(path: Path, detail: str = "", rule: str = "missing-field") -> Finding:
+    message = f"Required value: {detail}" if detail else "Required value"
+    return Finding(rule, path, message, Severity.ERROR, Anchor.PARENT)
+
+
+def invalid(path: Path, value: Any, detail: str, rule: str = "invalid-value", severity: Severity = Severity.ERROR) -> Finding:
+    return Finding(rule, path, f"Invalid value: {render_value(value)}: {detail}", severity)
+
+
+def invalid_redacted(path: Path, detail: str, rule: str) -> Finding:
+    """Invalid value for a secret: the value is never shown."""
+    return Finding(rule, path, f'Invalid value: "REDACTED": {detail}')
+
+
+def forbidden(path: Path, detail: str, rule: str, severity: Severity = Severity.ERROR) -> Finding:
+    return Finding(rule, path, f"Forbidden: {detail}", severity)
+
+
+def not_supported(path: Path, value: Any, valid: Iterable[str], rule: str = "invalid-value") -> Finding:
+    supported = ", ".join(render_value(v) for v in valid)
+    return Finding(rule, path, f"Unsupported value: {render_value(value)}: supported values: {supported}")
+
+
+def duplicate(path: Path, value: Any, rule: str) -> Finding:
+    return Finding(rule, path, f"Duplicate value: {render_value(value)}")
+
+
+def too_many(path: Path, count: int, limit: int, rule: str) -> Finding:
+    noun = "item" if limit == 1 else "items"
+    return Finding(rule, path, f"Too many: {count}: must have at most {limit} {noun}")
+
+
+def advice(rule: str, path: Path, message: str, severity: Severity = Severity.WARNING) -> Finding:
+    """A finding beyond the server's own checks (svcconf's warnings and advice)."""
+    return Finding(rule, path, message, severity)
+
+
+def items(value: Any) -> Iterator[tuple[int, Any]]:
+    """Enumerate a list field, tolerating a wrong type (the schema reports that)."""
+    if isinstance(value, list):
+        yield from enumerate(value)
+
+
+def mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
