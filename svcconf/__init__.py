@@ -1,0 +1,16 @@
+"""svcconf: a linter and migrator for control-plane configuration files."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "validate", "Options", "Report"]
+
+
+def __getattr__(name: str):
+    # The library API is imported on first use so that `svcconf --help` stays fast.
+    if name in ("validate", "Options", "Report"):
+        from . import pipeline
+
+        return getattr(pipeline, name)
+    raise AttributeError(name)

@@ -1,0 +1,5 @@
+"""`python -m svcconf`."""
+
+from .cli import main
+
+raise SystemExit(main())

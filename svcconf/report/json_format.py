@@ -1,0 +1,44 @@
+"""JSON report: the stable contract of DESIGN.md (additive changes only)."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from ..pipeline import Report
+
+SCHEMA_VERSION = 1
+
+
+def as_dict(report: Report) -> dict:
+    return {
+        "version": SCHEMA_VERSION,
+        "summary": {
+            "files": report.files,
+            "documents": report.documents,
+            "errors": report.errors,
+            "warnings": report.warnings,
+            "infos": report.infos,
+            "skipped": report.skipped,
+        },
+        "diagnostics": [
+            {
+                "file": d.file,
+                "line": d.line,
+                "column": d.column,
+                "document": d.document,
+                "apiVersion": d.api_version,
+                "kind": d.kind,
+                "path": d.path_text,
+                "rule": d.rule,
+                "severity": str(d.severity),
+                "message": d.message,
+            }
+            for d in report.diagnostics
+        ],
+    }
+
+
+def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
+    json.dump(as_dict(report), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")
