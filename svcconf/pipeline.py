@@ -92,7 +92,7 @@ def discover(paths: Iterable[str], exclude: list[str]) -> tuple[list[str], list[
             for folder, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules" and not _excluded(os.path.join(folder, d), exclude))
                 for name in sorted(names):
-                    full = os.path.join(folder, name)
+                    full = os.path.normpath(os.path.join(folder, name))
                     if name.endswith(YAML_SUFFIXES) and not _excluded(full, exclude):
                         files.append(full)
         elif os.path.isfile(path):

@@ -230,7 +230,9 @@ class _Builder:
                 value = sign * int(body, 0)
         except ValueError:
             return text
-        if plain and (body != str(abs(value)) and not body.startswith(("0x", "0X"))):
+        written = text.lstrip("+-")
+        # YAML 1.2 reads 0x and 0o the same way, but 010, 0b1 and 1_000 differently.
+        if plain and written != str(abs(value)) and not written.startswith(("0x", "0o")):
             self.note_ambiguous(node, path, value)
         return value
 

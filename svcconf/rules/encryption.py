@@ -11,7 +11,7 @@ import re
 from typing import Iterator
 from urllib.parse import urlsplit
 
-from ..model import Finding, Severity, render_value
+from ..model import Anchor, Finding, Severity, render_value
 from . import Context, advice, invalid, invalid_redacted, items, mapping, required, rule, text
 
 PROVIDER_ORDER = ("kms", "aesgcm", "aescbc", "secretbox", "identity")  # the server's priority order
@@ -242,7 +242,7 @@ def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Ite
             yield invalid(path + ("timeout",), _format_duration(seconds), "timeout should be a positive value", "kms-timeout-not-positive")
     endpoint = kms.get("endpoint")
     if not endpoint:
-        yield Finding("missing-field", path + ("endpoint",), 'Invalid value: "": endpoint is a mandatory field for a kms', Severity.ERROR)
+        yield Finding("missing-field", path + ("endpoint",), 'Invalid value: "": endpoint is a mandatory field for a kms', Severity.ERROR, Anchor.PARENT)
     elif isinstance(endpoint, str):
         yield from _check_endpoint(path + ("endpoint",), endpoint)
     cachesize = kms.get("cachesize")

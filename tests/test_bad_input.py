@@ -1,0 +1,126 @@
+"""Bad input gets one clear diagnostic with a position and a documented exit code, never a traceback."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from .helpers import run
+
+POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
+
+
+def check(tmp_path, name: str, data: bytes, *extra: str):
+    path = tmp_path / name
+    path.write_bytes(data)
+    result = run("validate", "--no-config", "-f", "json", *extra, str(path))
+    assert "Traceback" not in result.out + result.err
+    return result
+
+
+def test_malformed_yaml(tmp_path) -> None:
+    result = check(tmp_path, "bad.yaml", b"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [\n  - level: None\n")
+    assert result.code == 1
+    assert [(r[0], r[2], r[3]) for r in result.rules()] == [(4, "error", "yaml-syntax")]
+
+
+def test_tab_indentation(tmp_path) -> None:
+    result = check(tmp_path, "tabs.yaml", b"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n\t- level: None\n")
+    diagnostics = result.json()["diagnostics"]
+    assert [(d["line"], d["column"], d["rule"]) for d in diagnostics] == [(4, 1, "yaml-syntax")]
+    assert "tab" in diagnostics[0]["message"]
+
+
+def test_duplicate_key(tmp_path) -> None:
+    result = check(tmp_path, "dup.yaml", (POLICY + "    level: None\n").encode())
+    assert result.code == 1
+    assert result.rules() == [(5, 5, "error", "duplicate-field", "rules[0].level")]
+
+
+def test_alias_bomb(tmp_path) -> None:
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, 10):
+        prev = f"*a{i - 1}"
+        lines.append(f"a{i}: &a{i} [{', '.join([prev] * 9)}]")
+    result = check(tmp_path, "bomb.yaml", ("apiVersion: v1\nkind: ConfigMap\n" + "\n".join(lines) + "\n").encode())
+    assert result.code == 1
+    assert [(r[2], r[3]) for r in result.rules()] == [("error", "alias-expansion-limit")]
+
+
+def test_ten_megabyte_scalar_is_skipped_with_a_warning(tmp_path) -> None:
+    result = check(tmp_path, "big.yaml", b"apiVersion: v1\nkind: ConfigMap\ndata:\n  x: " + b"a" * (10 * 1024 * 1024) + b"\n")
+    assert result.code == 0
+    assert [(r[2], r[3]) for r in result.rules()] == [("warning", "file-too-large")]
+    # The limit is the user's to raise.
+    raised = check(tmp_path, "big.yaml", (tmp_path / "big.yaml").read_bytes(), "--max-file-size", "20M")
+    assert raised.rules() == []
+
+
+def test_binary_file(tmp_path) -> None:
+    result = check(tmp_path, "blob.yaml", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    assert result.code == 1
+    assert [(r[2], r[3]) for r in result.rules()] == [("error", "binary-file")]
+
+
+def test_non_utf8(tmp_path) -> None:
+    result = check(tmp_path, "latin1.yaml", "apiVersion: v1\nkind: ConfigMap\ndata:\n  name: caf\xe9\n".encode("latin-1"))
+    assert result.code == 1
+    assert result.rules() == [(4, 12, "error", "encoding-error", "")]
+
+
+def test_utf16_file_is_validated(tmp_path) -> None:
+    data = codecs.BOM_UTF16_LE + (POLICY.replace("Metadata", "Everything")).encode("utf-16-le")
+    result = check(tmp_path, "utf16.yaml", data)
+    assert result.rules() == [(4, 12, "error", "invalid-value", "rules[0].level")]
+
+
+def test_empty_file(tmp_path) -> None:
+    result = check(tmp_path, "empty.yaml", b"")
+    assert result.code == 0
+    assert [(r[2], r[3]) for r in result.rules()] == [("info", "empty-file")]
+
+
+@pytest.mark.parametrize("body,shape", [(b"- a\n- b\n", "a list"), (b"just text\n", "a single value")])
+def test_document_that_is_not_an_object(tmp_path, body: bytes, shape: str) -> None:
+    result = check(tmp_path, "odd.yaml", body)
+    assert result.code == 0
+    [diagnostic] = result.json()["diagnostics"]
+    assert (diagnostic["rule"], diagnostic["severity"]) == ("not-an-object", "info")
+    assert shape in diagnostic["message"]
+
+
+def test_deep_nesting(tmp_path) -> None:
+    result = check(tmp_path, "deep.yaml", b"a: " + b"[" * 20000 + b"]" * 20000 + b"\n")
+    assert result.code in (0, 1)
+
+
+def test_unknown_kind_in_a_known_group(tmp_path) -> None:
+    result = check(tmp_path, "k.yaml", b"apiVersion: audit.k8s.io/v1\nkind: Polcy\nrules: []\n")
+    assert result.rules() == [(2, 7, "error", "unknown-kind", "kind")]
+
+
+def test_unknown_version_of_a_config_group(tmp_path) -> None:
+    result = check(tmp_path, "v.yaml", b"apiVersion: audit.k8s.io/v2\nkind: Policy\n")
+    assert result.rules() == [(1, 13, "error", "unknown-api-version", "apiVersion")]
+
+
+def test_unreadable_file(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "secret.yaml"
+    path.write_text(POLICY)
+
+    def refuse(_path):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("svcconf.pipeline._read", refuse)
+    result = run("validate", "--no-config", "-f", "json", str(path))
+    assert result.code == 1
+    [diagnostic] = result.json()["diagnostics"]
+    assert (diagnostic["rule"], diagnostic["severity"]) == ("unreadable-file", "error")
+    assert "Permission denied" in diagnostic["message"]
+
+
+def test_missing_path_is_a_usage_error(tmp_path) -> None:
+    result = run("validate", "--no-config", str(tmp_path / "nope.yaml"))
+    assert result.code == 2
+    assert "nope.yaml" in result.err

@@ -1,0 +1,81 @@
+"""The data contract: schemas, lifecycle table, rule ids, rule docs and fixtures agree."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from svcconf.docs import all_rule_docs
+from svcconf.registry import lifecycle, schema_index, schema_root
+
+from .conftest import FIXTURES, ROOT
+
+KEBAB = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+SCHEMAS = sorted(schema_index().items())
+
+
+@pytest.mark.parametrize("key,path", SCHEMAS, ids=[str(p.relative_to(schema_root())) for _k, p in SCHEMAS])
+def test_schema_is_valid_and_placed_by_its_gvk(key, path: Path) -> None:
+    import jsonschema
+
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    gvk = schema["x-svcconf-gvk"]
+    assert (gvk["group"], gvk["version"], gvk["kind"]) == key
+    module = schema.get("x-svcconf-rules")
+    if module:
+        assert (ROOT / "svcconf" / "rules" / f"{module}.py").exists()
+
+
+def test_every_schema_kind_is_in_the_lifecycle_table() -> None:
+    table = lifecycle()
+    missing = [key for key in schema_index() if table.row(*key) is None]
+    assert missing == []
+
+
+def test_lifecycle_rows_are_consistent() -> None:
+    table = lifecycle()
+    assert table.newest >= (1, 30)
+    for row in table.rows.values():
+        assert row.scope in ("config", "api", "payload"), row
+        if row.deprecated and row.removed:
+            assert row.deprecated <= row.removed, row
+        if row.introduced and row.removed:
+            assert row.introduced <= row.removed, row
+    # The core group is an ordinary API group: Pods and ConfigMaps are never "unknown kinds".
+    assert table.group_scope.get("") != "config"
+
+
+def test_rule_ids_are_kebab_case_and_documented_fully() -> None:
+    docs = all_rule_docs()
+    assert len(docs) >= 40
+    for rule_id, doc in docs.items():
+        assert KEBAB.match(rule_id), rule_id
+        assert doc.summary and doc.why, rule_id
+        assert doc.example and doc.fix, rule_id
+
+
+def test_every_documented_rule_is_hit_by_a_fixture() -> None:
+    hit = set()
+    for sidecar in FIXTURES.rglob("*.expected"):
+        for line in sidecar.read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) >= 3 and not line.startswith("#"):
+                hit.add(parts[2])
+    # Rules whose inputs cannot be written as a fixture file are exercised in test_bad_input.
+    by_other_tests = {"unreadable-file", "invalid-config"}
+    missing = sorted(set(all_rule_docs()) - hit - by_other_tests)
+    assert missing == []
+
+
+def test_fixture_sidecars_use_documented_rules() -> None:
+    docs = all_rule_docs()
+    for sidecar in FIXTURES.rglob("*.expected"):
+        for line in sidecar.read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) >= 3 and not line.startswith("#"):
+                assert parts[2] in docs, f"{sidecar.name}: {line}"
+                assert parts[1] in ("error", "warning", "info"), f"{sidecar.name}: {line}"

@@ -1,0 +1,47 @@
+"""Real-world files from ../shared/corpus agree with the verdicts in SOURCES.tsv.
+
+`clean` files give no error (warnings allowed), `error` files give at least one, `unsure` files
+are not asserted. Areas are added here as their kinds land.
+"""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from svcconf.pipeline import Options, check_file
+from svcconf.model import Severity
+
+from .conftest import CORPUS
+
+AREAS = ("audit", "encryption")
+
+
+def _cases():
+    sources = CORPUS / "SOURCES.tsv"
+    if not sources.exists():
+        return []
+    with open(sources, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [r for r in rows if r["local_path"].split("/", 1)[0] in AREAS and r["expect"] in ("clean", "error")]
+
+
+CASES = _cases()
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/corpus is not present")
+@pytest.mark.parametrize("row", CASES, ids=[r["local_path"] for r in CASES])
+def test_corpus_file_matches_its_label(row) -> None:
+    result = check_file(str(CORPUS / row["local_path"]), Options(jobs=1))
+    errors = [f"{d.line}:{d.column} {d.rule} {d.path_text}: {d.message}" for d in result.diagnostics if d.severity == Severity.ERROR]
+    if row["expect"] == "clean":
+        assert errors == [], row["why"]
+    else:
+        assert errors, f"expected an error: {row['why']}"
+
+
+@pytest.mark.skipif(not CASES, reason="../shared/corpus is not present")
+def test_corpus_covers_both_labels() -> None:
+    labels = {r["expect"] for r in CASES}
+    assert labels == {"clean", "error"}

@@ -1,0 +1,52 @@
+"""Every fixtures/<area>/<case>.yaml yields exactly the diagnostics its .expected sidecar lists.
+
+Sidecar lines are `LINE:COL SEVERITY RULE PATH` (PATH `-` when a diagnostic has none); blank
+lines and lines starting with `#` are notes for readers. Expectations come from the spec and the
+reference catalogues' known answers, never from copying current output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from svcconf.pipeline import check_file
+
+from .conftest import FIXTURES
+from .fixture_args import options_for
+
+CASES = sorted(p for p in FIXTURES.rglob("*.y*ml") if not p.name.endswith(".migrated.yaml"))
+
+
+def render(case: Path) -> list[str]:
+    options = options_for(case.read_text(encoding="utf-8", errors="replace"))
+    result = check_file(str(case), options)
+    return sorted(
+        (f"{d.line}:{d.column} {d.severity} {d.rule} {d.path_text or '-'}" for d in result.diagnostics),
+        key=lambda line: (int(line.split(":")[0]), int(line.split(":")[1].split()[0]), line),
+    )
+
+
+def expected_lines(sidecar: Path) -> list[str]:
+    lines = [line.strip() for line in sidecar.read_text(encoding="utf-8").splitlines()]
+    return sorted(
+        (line for line in lines if line and not line.startswith("#")),
+        key=lambda line: (int(line.split(":")[0]), int(line.split(":")[1].split()[0]), line),
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(c.relative_to(FIXTURES)) for c in CASES])
+def test_fixture(case: Path, update_fixtures: bool) -> None:
+    sidecar = case.with_suffix(".expected")
+    actual = render(case)
+    if update_fixtures:
+        notes = [line for line in sidecar.read_text(encoding="utf-8").splitlines() if line.startswith("#")] if sidecar.exists() else []
+        sidecar.write_text("\n".join(notes + actual) + "\n", encoding="utf-8")
+        return
+    assert sidecar.exists(), f"{case.name} has no .expected sidecar"
+    assert actual == expected_lines(sidecar)
+
+
+def test_there_are_fixtures() -> None:
+    assert len(CASES) >= 20
