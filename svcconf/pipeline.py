@@ -233,6 +233,11 @@ class DocumentChecker:
             context = Context(self.target, self.file, siblings, {"field_validation": self.options.field_validation, "kind": kind, "group_version": gv})
             for function in registry.rules_for(module, kind):
                 findings.extend(function(unit.data, context))
+        # The schema and a rule may both see an empty required value; say it once.
+        unique: dict[tuple, Finding] = {}
+        for finding in findings:
+            unique.setdefault((finding.rule, finding.path, finding.message), finding)
+        findings = list(unique.values())
         typed = {f.path for f in findings if f.rule == "wrong-type"}
         for (path, written, value, _line, _col) in document.ambiguous:
             relative = path[len(unit.prefix) :]

@@ -90,7 +90,7 @@ class SchemaChecker:
         detail = subschema.get("x-svcconf-detail")
         if name == "Enum" and instance == "":
             # The empty string is Go's zero value: the server says the field is required.
-            return Finding("missing-field", path, "Required value", Severity.ERROR, Anchor.VALUE)
+            return Finding("missing-field", path, "Required value", Severity.ERROR, Anchor.PARENT)
         if detail:
             return Finding("invalid-value", path, f"Invalid value: {shown}: {detail}")
         if name == "Enum":

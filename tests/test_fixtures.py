@@ -16,7 +16,7 @@ from svcconf.pipeline import check_file
 from .conftest import FIXTURES
 from .fixture_args import options_for
 
-CASES = sorted(p for p in FIXTURES.rglob("*.y*ml") if not p.name.endswith(".migrated.yaml"))
+CASES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and not p.name.endswith(".migrated.yaml"))
 
 
 def render(case: Path) -> list[str]:
