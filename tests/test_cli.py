@@ -246,3 +246,13 @@ def test_colour_only_when_asked_and_no_color_wins(project, monkeypatch) -> None:
     assert "\x1b[" in coloured.out
     monkeypatch.setenv("NO_COLOR", "1")
     assert "\x1b[" not in run("validate", "enc.yaml").out
+
+
+def test_readme_example_output_is_what_svcconf_prints(tmp_path, monkeypatch) -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("```console\n", 1)[1].split("```", 1)[0]
+    shown_file, shown_run = block.split("$ svcconf validate ", 1)
+    name, _, expected = shown_run.partition("\n")
+    (tmp_path / name).write_text(shown_file.split("\n", 1)[1], encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run("validate", "--no-config", name).out == expected
