@@ -50,7 +50,11 @@ for _tag, _pattern, _first in (
     ServerResolver.add_implicit_resolver(_tag, re.compile(rf"^(?:{_pattern})$"), list(_first))
 
 
-_CParser = getattr(yaml, "CParser", None)
+try:
+    from yaml.cyaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _CParser = None
+
 if _CParser is not None:
 
     class NodeLoader(_CParser, ServerResolver):  # type: ignore[misc, valid-type]
@@ -203,7 +207,7 @@ class _Builder:
         text = node.value
         if tag == STR_TAG:
             return text
-        plain = node.style is None
+        plain = not node.style  # None from the Python parser, "" from libyaml
         if tag == NULL_TAG:
             return None
         if tag == BOOL_TAG:
@@ -286,15 +290,16 @@ def _float(text: str) -> float | str:
 # --------------------------------------------------------------------------- loading
 
 
-def _syntax_problem(err: yaml.YAMLError) -> FileProblem:
+def _syntax_problem(err: yaml.YAMLError, text: str) -> FileProblem:
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     problem = getattr(err, "problem", None) or str(err)
     context = getattr(err, "context", None)
     message = f"{context}: {problem}" if context else str(problem)
-    if "\t" in message or "'\\t'" in message:
-        message += " (YAML does not allow tabs for indentation)"
     if mark is None:
         return FileProblem("yaml-syntax", message)
+    lines = text.splitlines()
+    if mark.line < len(lines) and lines[mark.line][mark.column : mark.column + 1] == "\t":
+        message += " (a tab: YAML does not allow tabs for indentation)"
     return FileProblem("yaml-syntax", message, mark.line + 1, mark.column + 1)
 
 
@@ -329,7 +334,7 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
             source.documents.append(Document(index, data, root, builder.problems, builder.ambiguous))
             index += 1
     except yaml.YAMLError as err:
-        source.problems.append(_syntax_problem(err))
+        source.problems.append(_syntax_problem(err, text))
     except RecursionError:
         source.problems.append(FileProblem("yaml-syntax", "nesting is too deep to read"))
     finally:

@@ -61,3 +61,12 @@ def test_json_with_tabs_is_read() -> None:
     source = load_bytes("t.json", b'{\n\t"apiVersion": "v1",\n\t"kind": "List"\n}\n')
     assert source.problems == []
     assert source.documents[0].data == {"apiVersion": "v1", "kind": "List"}
+
+
+def test_documents_are_composed_by_libyaml() -> None:
+    # The pure-Python parser is ~15x slower; svcconf must not fall back to it silently.
+    from yaml.cyaml import CParser
+
+    from svcconf.source import NodeLoader
+
+    assert issubclass(NodeLoader, CParser)

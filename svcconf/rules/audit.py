@@ -99,7 +99,8 @@ def _resource_entries(body: dict, group: str, resource: str) -> tuple[bool, bool
         hit = not names or any(n in ("*", resource, f"{resource}/*") or n.split("/", 1)[0] == resource for n in names)
         if hit:
             can = True
-            whole = not names or any(n in ("*", f"{resource}/*") for n in names)
+            # These resources have no subresources, so naming the resource covers its requests.
+            whole = not names or any(n in ("*", resource, f"{resource}/*") for n in names)
             every = every or (whole and not entry.get("resourceNames") and not narrowed)
     return can, every
 
