@@ -36,18 +36,52 @@ STR_TAG = "tag:yaml.org,2002:str"
 MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-class ServerResolver(yaml.resolver.BaseResolver):
-    """Implicit types exactly as go-yaml v2 resolves plain scalars (no timestamps, no base 60)."""
+PLAIN_TAG = "!svcconf-plain"  # a plain scalar whose type is decided when (and if) it is used
+SEQ_TAG = "tag:yaml.org,2002:seq"
+MAP_TAG = "tag:yaml.org,2002:map"
+
+# Implicit types exactly as go-yaml v2 resolves plain scalars (no timestamps, no base 60).
+_IMPLICIT = (
+    (BOOL_TAG, re.compile("^(?:" + "|".join(_BOOLS) + ")$")),
+    (NULL_TAG, re.compile(r"^(?:~|null|Null|NULL|)$")),
+    (INT_TAG, re.compile(r"^[-+]?(?:0b[01_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|0[0-7_]*|[1-9][0-9_]*)$")),
+    (FLOAT_TAG, re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")),
+    (MERGE_TAG, re.compile(r"^<<$")),
+)
+_PLAIN_CACHE: dict[str, str] = {}
 
 
-for _tag, _pattern, _first in (
-    (BOOL_TAG, "|".join(_BOOLS), "yYnNtTfFoO"),
-    (NULL_TAG, r"~|null|Null|NULL|", ["~", "n", "N", ""]),
-    (INT_TAG, r"[-+]?(?:0b[01_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|0[0-7_]*|[1-9][0-9_]*)", "-+0123456789"),
-    (FLOAT_TAG, r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)", "-+0123456789."),
-    (MERGE_TAG, r"<<", "<"),
-):
-    ServerResolver.add_implicit_resolver(_tag, re.compile(rf"^(?:{_pattern})$"), list(_first))
+def plain_tag(value: str) -> str:
+    """The tag the server's reader gives a plain scalar (cached: values repeat a lot)."""
+    tag = _PLAIN_CACHE.get(value)
+    if tag is None:
+        tag = STR_TAG
+        if value[:1] in "-+0123456789.~<yYnNtTfFoO" or value == "":
+            for candidate, pattern in _IMPLICIT:
+                if pattern.match(value):
+                    tag = candidate
+                    break
+        if len(_PLAIN_CACHE) < 100_000:
+            _PLAIN_CACHE[value] = tag
+    return tag
+
+
+class ServerResolver:
+    """Defers the typing of plain scalars to the builder: keys and unused values never pay for it.
+
+    libyaml asks the resolver for every node; answering with a constant is the cheapest answer.
+    """
+
+    def descend_resolver(self, current_node, current_index) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
+    def resolve(self, kind, value, implicit):
+        if kind is ScalarNode:
+            return PLAIN_TAG if implicit[0] else STR_TAG
+        return SEQ_TAG if kind is SequenceNode else MAP_TAG
 
 
 try:
@@ -57,22 +91,20 @@ except ImportError:  # pragma: no cover - PyYAML built without libyaml
 
 if _CParser is not None:
 
-    class NodeLoader(_CParser, ServerResolver):  # type: ignore[misc, valid-type]
+    class NodeLoader(ServerResolver, _CParser):  # type: ignore[misc, valid-type]
         def __init__(self, stream: str) -> None:
             _CParser.__init__(self, stream)
-            ServerResolver.__init__(self)
 
 else:  # pragma: no cover - only without libyaml
 
     class NodeLoader(  # type: ignore[no-redef]
-        yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer, ServerResolver
+        ServerResolver, yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer
     ):
         def __init__(self, stream: str) -> None:
             yaml.reader.Reader.__init__(self, stream)
             yaml.scanner.Scanner.__init__(self)
             yaml.parser.Parser.__init__(self)
             yaml.composer.Composer.__init__(self)
-            ServerResolver.__init__(self)
 
 
 @dataclass(frozen=True)
@@ -169,66 +201,64 @@ def decode(name: str, data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> tup
 
 
 class _Builder:
-    """Turns composed nodes into plain JSON-like values, as the server's YAML-to-JSON step does."""
+    """Turns composed nodes into plain JSON-like values, as the server's YAML-to-JSON step does.
 
-    __slots__ = ("problems", "ambiguous", "expanded", "sizes")
+    Paths are not tracked while building (that would cost a tuple per node); the rare nodes that
+    need one (duplicate keys, ambiguous scalars) are remembered and placed afterwards.
+    """
 
-    def __init__(self) -> None:
-        self.problems: list[KeyProblem] = []
-        self.ambiguous: list[tuple[Path, str, Any, int, int]] = []
-        self.expanded = 0
-        self.sizes: dict[int, int] = {}
+    __slots__ = ("duplicates", "ambiguous", "budget", "build")
 
-    def build(self, node: Node, path: Path) -> Any:
-        seen = self.sizes.get(id(node))
-        if seen is not None:
-            # An alias: expanding it costs as much as the node it names.
-            self.expanded += seen
-            if self.expanded > MAX_EXPANDED_NODES:
-                raise AliasBomb
-        start = self.expanded
-        self.expanded += 1
-        if node.__class__ is ScalarNode:
-            value = self.scalar(node, path)
-        elif node.__class__ is MappingNode:
-            value = self.mapping(node, path)
-        elif node.__class__ is SequenceNode:
-            value = [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
-        else:  # pragma: no cover - composer only yields the three kinds
-            value = None
-        if node.__class__ is not ScalarNode:
-            self.sizes[id(node)] = self.expanded - start
-            if self.expanded > MAX_EXPANDED_NODES:
-                raise AliasBomb
-        return value
+    def __init__(self, guard_aliases: bool) -> None:
+        self.duplicates: list[tuple[Node, Node]] = []  # (mapping node, second key node)
+        self.ambiguous: list[tuple[Node, Any]] = []
+        self.budget = MAX_EXPANDED_NODES
+        # Only a document with anchors can expand through aliases; the others skip the count.
+        self.build = self._build_counted if guard_aliases else self._build
 
-    def scalar(self, node: ScalarNode, path: Path) -> Any:
+    def _build(self, node: Node) -> Any:
+        cls = node.__class__
+        if cls is ScalarNode:
+            return self.scalar(node)
+        if cls is MappingNode:
+            return self.mapping(node)
+        return [self.build(child) for child in node.value]
+
+    def _build_counted(self, node: Node) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            raise AliasBomb
+        return self._build(node)
+
+    def scalar(self, node: ScalarNode) -> Any:
         tag = node.tag
         text = node.value
+        plain = tag == PLAIN_TAG
+        if plain:
+            tag = plain_tag(text)
         if tag == STR_TAG:
             return text
-        plain = not node.style  # None from the Python parser, "" from libyaml
         if tag == NULL_TAG:
             return None
         if tag == BOOL_TAG:
             value = _BOOLS.get(text)
-            if value is None:  # an explicit !!bool with odd spelling
+            if value is None:  # an explicit !!bool with an odd spelling
                 return text
             if plain and text not in _YAML12_BOOLS:
-                self.note_ambiguous(node, path, value)
+                self.ambiguous.append((node, value))
             return value
         if tag == INT_TAG:
-            return self.integer(node, path, text, plain)
+            return self.integer(node, text, plain)
         if tag == FLOAT_TAG:
             return _float(text)
         return text
 
-    def integer(self, node: ScalarNode, path: Path, text: str, plain: bool) -> Any:
+    def integer(self, node: ScalarNode, text: str, plain: bool) -> Any:
         digits = text.replace("_", "")
         sign = -1 if digits.startswith("-") else 1
         body = digits.lstrip("+-")
         try:
-            if len(body) > 1 and body[0] == "0" and body[1] in "01234567_":
+            if len(body) > 1 and body[0] == "0" and body[1] in "01234567":
                 value = sign * int(body, 8)
             else:
                 value = sign * int(body, 0)
@@ -237,42 +267,83 @@ class _Builder:
         written = text.lstrip("+-")
         # YAML 1.2 reads 0x and 0o the same way, but 010, 0b1 and 1_000 differently.
         if plain and written != str(abs(value)) and not written.startswith(("0x", "0o")):
-            self.note_ambiguous(node, path, value)
+            self.ambiguous.append((node, value))
         return value
 
-    def note_ambiguous(self, node: ScalarNode, path: Path, value: Any) -> None:
-        mark = node.start_mark
-        self.ambiguous.append((path, node.value, value, mark.line + 1, mark.column + 1))
-
-    def mapping(self, node: MappingNode, path: Path) -> dict:
+    def mapping(self, node: MappingNode) -> dict:
         result: dict = {}
-        merges = []
-        seen_at: dict[str, Any] = {}
+        merges = None
+        nulls = None
+        build = self.build
         for key_node, value_node in node.value:
-            if key_node.tag == MERGE_TAG:
-                merges.append(value_node)
-                continue
-            key = key_node.value if key_node.__class__ is ScalarNode else str(self.build(key_node, path))
-            if key in seen_at:
-                mark = key_node.start_mark
-                self.problems.append(
-                    KeyProblem("duplicate-field", path + (key,), f'duplicate field "{key}"', mark.line + 1, mark.column + 1)
-                )
-            seen_at[key] = key_node
-            value = self.build(value_node, path + (key,))
+            if key_node.__class__ is ScalarNode:
+                key = key_node.value
+                if key == "<<" and key_node.tag == PLAIN_TAG:
+                    merges = (merges or []) + [value_node]
+                    continue
+            else:
+                key = str(build(key_node))
+            if key in result or (nulls is not None and key in nulls):
+                self.duplicates.append((node, key_node))
+            value = build(value_node)
             if value is None:
-                result.pop(key, None)  # null is the zero value: the server treats it as absent
+                # null is the zero value: the server treats the field as absent.
+                result.pop(key, None)
+                nulls = (nulls or set()) | {key}
             else:
                 result[key] = value
-        for merge in merges:
-            sources = merge.value if merge.__class__ is SequenceNode else [merge]
-            for source in sources:
-                merged = self.build(source, path)
-                if isinstance(merged, dict):
-                    for key, value in merged.items():
-                        if key not in seen_at:
-                            result.setdefault(key, value)
+        if merges:
+            explicit = set(result) | (nulls or set())
+            for merge in merges:
+                for source in merge.value if merge.__class__ is SequenceNode else [merge]:
+                    merged = build(source)
+                    if isinstance(merged, dict):
+                        for key, value in merged.items():
+                            if key not in explicit:
+                                result.setdefault(key, value)
         return result
+
+
+def _paths_of(root: Node, wanted: set[int]) -> dict[int, Path]:
+    """The path of each wanted node (by id), found by one walk of the tree."""
+    found: dict[int, Path] = {}
+    stack: list[tuple[Node, Path]] = [(root, ())]
+    visited: set[int] = set()
+    while stack and len(found) < len(wanted):
+        node, path = stack.pop()
+        if id(node) in wanted and id(node) not in found:
+            found[id(node)] = path
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        if node.__class__ is MappingNode:
+            for key_node, value_node in node.value:
+                key = key_node.value if key_node.__class__ is ScalarNode else "?"
+                if id(key_node) in wanted:
+                    found.setdefault(id(key_node), path + (key,))
+                stack.append((value_node, path + (key,)))
+        elif node.__class__ is SequenceNode:
+            stack.extend((child, path + (i,)) for i, child in enumerate(node.value))
+    return found
+
+
+def _placed(root: Node, builder: _Builder) -> tuple[list[KeyProblem], list[tuple[Path, str, Any, int, int]]]:
+    """Duplicate keys and ambiguous scalars with their paths and positions."""
+    if not builder.duplicates and not builder.ambiguous:
+        return [], []
+    wanted = {id(key) for _m, key in builder.duplicates} | {id(node) for node, _v in builder.ambiguous}
+    paths = _paths_of(root, wanted)
+    problems = []
+    for _mapping, key_node in builder.duplicates:
+        mark = key_node.start_mark
+        path = paths.get(id(key_node), (key_node.value,))
+        problems.append(KeyProblem("duplicate-field", path, f'duplicate field "{key_node.value}"', mark.line + 1, mark.column + 1))
+    ambiguous = []
+    for node, value in builder.ambiguous:
+        if id(node) in paths:
+            mark = node.start_mark
+            ambiguous.append((paths[id(node)], node.value, value, mark.line + 1, mark.column + 1))
+    return problems, ambiguous
 
 
 def _float(text: str) -> float | str:
@@ -310,15 +381,16 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
         # JSON allows tabs as white space, YAML does not; inside JSON strings they must be escaped.
         text = text.replace("\t", " ")
     loader = NodeLoader(text)
+    guard_aliases = "&" in text
     index = 0
     try:
         while loader.check_node():
             root = loader.get_node()
             if root is None:  # pragma: no cover
                 break
-            builder = _Builder()
+            builder = _Builder(guard_aliases)
             try:
-                data = builder.build(root, ())
+                data = builder.build(root)
             except AliasBomb:
                 mark = root.start_mark
                 source.problems.append(
@@ -331,7 +403,8 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
                 )
                 index += 1
                 continue
-            source.documents.append(Document(index, data, root, builder.problems, builder.ambiguous))
+            problems, ambiguous = _placed(root, builder)
+            source.documents.append(Document(index, data, root, problems, ambiguous))
             index += 1
     except yaml.YAMLError as err:
         source.problems.append(_syntax_problem(err, text))
@@ -359,7 +432,7 @@ def _lookup(node: Node, segment: Any) -> tuple[Node | None, Node | None]:
         found: tuple[Node | None, Node | None] = (None, None)
         merges = []
         for key_node, value_node in node.value:
-            if key_node.tag == MERGE_TAG:
+            if key_node.tag == PLAIN_TAG and key_node.value == "<<":
                 merges.append(value_node)
             elif isinstance(key_node, ScalarNode) and key_node.value == segment:
                 found = (key_node, value_node)

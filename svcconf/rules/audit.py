@@ -20,6 +20,7 @@ SUBDOMAIN_MESSAGE = (
 SENSITIVE = (("", "secrets"), ("authentication.k8s.io", "tokenreviews"))
 # What a rule may narrow by; a rule without any of them matches every request.
 SELECTORS = ("users", "userGroups", "verbs", "resources", "namespaces", "nonResourceURLs")
+NARROWING = ("users", "userGroups", "verbs", "namespaces")
 
 
 def subdomain_problems(value: str) -> list[str]:
@@ -85,7 +86,7 @@ def _resource_entries(body: dict, group: str, resource: str) -> tuple[bool, bool
     """Whether a rule can match requests for a resource, and whether it matches all of them."""
     if body.get("nonResourceURLs"):
         return False, False
-    narrowed = any(body.get(key) for key in ("users", "userGroups", "verbs", "namespaces"))
+    narrowed = any(body.get(key) for key in NARROWING)
     resources = body.get("resources")
     if not resources:
         return True, not narrowed
@@ -112,9 +113,15 @@ def _secrets_logged(doc: dict) -> Iterator[Finding]:
     every request for it.
     """
     exposed: dict[int, list[str]] = {}
+    # Only rules that log bodies, or that could catch every request (no narrowing), matter here.
+    relevant = [
+        (index, body)
+        for index, body in items(doc.get("rules"))
+        if isinstance(body, dict)
+        and (body.get("level") in ("Request", "RequestResponse") or not any(body.get(key) for key in NARROWING))
+    ]
     for group, resource in SENSITIVE:
-        for index, rule_body in items(doc.get("rules")):
-            body = mapping(rule_body)
+        for index, body in relevant:
             can, every = _resource_entries(body, group, resource)
             if can and body.get("level") in ("Request", "RequestResponse"):
                 exposed.setdefault(index, []).append(resource)
