@@ -147,8 +147,6 @@ def _use_color(choice: str, stream) -> bool:
 
 
 def run_validate(args) -> int:
-    from pathlib import Path
-
     from .config import ConfigError, find_config, load_config
     from .model import Severity
     from .pipeline import validate
@@ -157,7 +155,7 @@ def run_validate(args) -> int:
     config_values: dict = {}
     try:
         if args.config:
-            config_values = load_config(Path(args.config)).values
+            config_values = load_config(args.config).values
         elif not args.no_config:
             found = find_config()
             if found is not None:

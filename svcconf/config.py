@@ -9,13 +9,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
 
 from .model import Diagnostic, Severity
 
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")
-SCHEMA_PATH = Path(__file__).with_name("data") / "config.schema.json"
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "config.schema.json")
 
 
 class ConfigError(Exception):
@@ -26,36 +24,43 @@ class ConfigError(Exception):
         self.diagnostics = diagnostics
 
 
-@dataclass
 class Config:
-    path: str | None = None
-    values: dict = field(default_factory=dict)
+    __slots__ = ("path", "values")
+
+    def __init__(self, path: str | None = None, values: dict | None = None) -> None:
+        self.path = path
+        self.values = values or {}
 
 
-def find_config(start: Path | None = None) -> Path | None:
-    folder = (start or Path.cwd()).resolve()
-    for candidate in (folder, *folder.parents):
+def find_config(start: str | None = None) -> str | None:
+    folder = os.path.realpath(start or os.getcwd())
+    while True:
         for name in CONFIG_NAMES:
-            if (candidate / name).is_file():
-                return candidate / name
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file():
+            if os.path.isfile(os.path.join(folder, name)):
+                return os.path.join(folder, name)
+        pyproject = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(pyproject):
             try:
-                text = pyproject.read_text(encoding="utf-8")
+                with open(pyproject, encoding="utf-8") as handle:
+                    text = handle.read()
             except (OSError, UnicodeDecodeError):
-                continue
+                text = ""
             if re.search(r"^\[tool\.svcconf\]", text, re.MULTILINE):
                 return pyproject
-    return None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
-def load_config(path: Path) -> Config:
+def load_config(path: str) -> Config:
     name = str(path)
     try:
-        data = path.read_bytes()
+        with open(name, "rb") as handle:
+            data = handle.read()
     except OSError as err:
         raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, f"cannot read configuration: {err.strerror}")]) from None
-    if path.name == "pyproject.toml":
+    if os.path.basename(name) == "pyproject.toml":
         return _load_toml(name, data)
     return _load_yaml(name, data)
 

@@ -7,7 +7,7 @@ demand (`svcconf rules`, SARIF metadata), never on the validate hot path.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 from .model import Severity
@@ -20,8 +20,7 @@ except ModuleNotFoundError:  # Python 3.10
 RULES_DIR = Path(__file__).with_name("rules")
 
 
-@dataclass(frozen=True)
-class RuleDoc:
+class RuleDoc(NamedTuple):
     id: str
     area: str
     severity: Severity

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 UPSTREAM_DOMAIN = "k8s.io"
 DOMAIN_ENV = "SVCCONF_API_DOMAIN"
@@ -25,8 +25,7 @@ def default_domain() -> str:
     return os.environ.get(DOMAIN_ENV) or UPSTREAM_DOMAIN
 
 
-@dataclass(frozen=True)
-class GroupVersion:
+class GroupVersion(NamedTuple):
     group: str  # upstream spelling; "" for the core group
     version: str
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
-from dataclasses import dataclass, field
-from pathlib import Path as FsPath
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from . import registry, suppression
 from .model import Anchor, Diagnostic, Finding, Path, Severity
@@ -22,37 +20,55 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 
-@dataclass
 class Options:
-    target: tuple | None = None  # default: the newest release the lifecycle table knows
-    api_domain: str = UPSTREAM_DOMAIN
-    field_validation: str = "Strict"
-    max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    exclude: list[str] = field(default_factory=list)
-    jobs: int = 1
-    select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    severity: dict[str, Severity] = field(default_factory=dict)
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    """What to check and how: the library's equivalent of validate's flags and config file."""
+
+    def __init__(
+        self,
+        target: tuple | None = None,  # default: the newest release the lifecycle table knows
+        api_domain: str = UPSTREAM_DOMAIN,
+        field_validation: str = "Strict",
+        max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+        exclude: list[str] | None = None,
+        jobs: int = 1,
+        select: list[str] | None = None,
+        ignore: list[str] | None = None,
+        severity: dict[str, Severity] | None = None,
+        per_file_ignores: dict[str, list[str]] | None = None,
+    ) -> None:
+        self.target = target
+        self.api_domain = api_domain
+        self.field_validation = field_validation
+        self.max_file_size = max_file_size
+        self.exclude = exclude or []
+        self.jobs = jobs
+        self.select = select or []
+        self.ignore = ignore or []
+        self.severity = severity or {}
+        self.per_file_ignores = per_file_ignores or {}
 
     def resolved_target(self) -> tuple:
         return self.target or registry.lifecycle().newest
 
 
-@dataclass
 class FileResult:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    documents: int = 0
-    skipped: int = 0
+    __slots__ = ("diagnostics", "documents", "skipped")
+
+    def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
+        self.diagnostics: list[Diagnostic] = diagnostics or []
+        self.documents = 0
+        self.skipped = 0
 
 
-@dataclass
 class Report:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    files: int = 0
-    documents: int = 0
-    skipped: int = 0
-    unreadable: list[str] = field(default_factory=list)  # paths that could not be read at all
+    """What validate found: diagnostics in file order and the counts of the summary line."""
+
+    def __init__(self, files: int = 0, unreadable: list[str] | None = None) -> None:
+        self.diagnostics: list[Diagnostic] = []
+        self.files = files
+        self.documents = 0
+        self.skipped = 0
+        self.unreadable: list[str] = unreadable or []  # paths that could not be read at all
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -106,8 +122,7 @@ def discover(paths: Iterable[str], exclude: list[str]) -> tuple[list[str], list[
 # --------------------------------------------------------------------------- one document
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     """An object to check: a whole document, or one item of a List."""
 
     prefix: Path

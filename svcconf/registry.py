@@ -10,8 +10,7 @@ import functools
 import json
 import os
 import re
-from dataclasses import dataclass
-from pathlib import Path
+from typing import NamedTuple
 
 from .naming import GroupVersion
 
@@ -31,13 +30,16 @@ def format_release(release: Release) -> str:
     return f"{release[0]}.{release[1]}"
 
 
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
 @functools.lru_cache(maxsize=1)
-def schema_root() -> Path:
+def schema_root() -> str:
     """schemas/ as installed in the wheel (svcconf/schemas) or beside the package in a checkout."""
-    packaged = Path(__file__).with_name("schemas")
-    if packaged.is_dir():
+    packaged = os.path.join(PACKAGE_DIR, "schemas")
+    if os.path.isdir(packaged):
         return packaged
-    return Path(__file__).resolve().parent.parent / "schemas"
+    return os.path.join(os.path.dirname(PACKAGE_DIR), "schemas")
 
 
 def _group_dir(group: str) -> str:
@@ -45,7 +47,7 @@ def _group_dir(group: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def schema_index() -> dict[tuple[str, str, str], Path]:
+def schema_index() -> dict[tuple[str, str, str], str]:
     """Every (group, version, kind) that has a schema file."""
     index = {}
     root = schema_root()
@@ -58,7 +60,7 @@ def schema_index() -> dict[tuple[str, str, str], Path]:
                 continue
             for file_entry in os.scandir(version_entry.path):
                 if file_entry.name.endswith(".json"):
-                    index[(group, version_entry.name, file_entry.name[:-5])] = Path(file_entry.path)
+                    index[(group, version_entry.name, file_entry.name[:-5])] = file_entry.path
     return index
 
 
@@ -71,8 +73,7 @@ def load_schema(group: str, version: str, kind: str) -> dict | None:
         return json.load(handle)
 
 
-@dataclass(frozen=True)
-class Lifecycle:
+class Lifecycle(NamedTuple):
     """One row of the lifecycle table."""
 
     group: str
@@ -95,8 +96,7 @@ def _release_or_none(text: str) -> Release | None:
     return parse_release(text) if text else None
 
 
-@dataclass(frozen=True)
-class LifecycleTable:
+class LifecycleTable(NamedTuple):
     newest: Release
     rows: dict[tuple[str, str, str], Lifecycle]
     group_scope: dict[str, str]
@@ -114,7 +114,7 @@ class LifecycleTable:
 
 @functools.lru_cache(maxsize=1)
 def lifecycle() -> LifecycleTable:
-    path = Path(__file__).with_name("data") / "lifecycle.tsv"
+    path = os.path.join(PACKAGE_DIR, "data", "lifecycle.tsv")
     newest: Release = (1, 36)
     rows: dict[tuple[str, str, str], Lifecycle] = {}
     header: list[str] | None = None

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -107,8 +106,7 @@ else:  # pragma: no cover - only without libyaml
             yaml.composer.Composer.__init__(self)
 
 
-@dataclass(frozen=True)
-class FileProblem:
+class FileProblem(NamedTuple):
     """A problem with a whole file or with its YAML syntax: one diagnostic, at a position."""
 
     rule: str
@@ -118,8 +116,7 @@ class FileProblem:
     severity: Severity = Severity.ERROR
 
 
-@dataclass(frozen=True)
-class KeyProblem:
+class KeyProblem(NamedTuple):
     """A problem found while building a document, placed at a node (duplicate keys, ambiguous scalars)."""
 
     rule: str
@@ -130,21 +127,24 @@ class KeyProblem:
     severity: Severity = Severity.ERROR
 
 
-@dataclass
-class Document:
+class Document(NamedTuple):
     index: int
     data: Any
     root: Node
-    problems: list[KeyProblem] = field(default_factory=list)
-    ambiguous: list[tuple[Path, str, Any, int, int]] = field(default_factory=list)
+    problems: list  # KeyProblem: duplicate keys
+    ambiguous: list  # (path, written, value, line, column) of scalars YAML 1.2 reads differently
 
 
-@dataclass
 class SourceFile:
-    name: str
-    text: str = ""
-    documents: list[Document] = field(default_factory=list)
-    problems: list[FileProblem] = field(default_factory=list)
+    """A file's text, its documents, and what kept parts of it from being read."""
+
+    __slots__ = ("name", "text", "documents", "problems")
+
+    def __init__(self, name: str, text: str = "", problems: list[FileProblem] | None = None) -> None:
+        self.name = name
+        self.text = text
+        self.documents: list[Document] = []
+        self.problems: list[FileProblem] = problems or []
 
 
 class AliasBomb(Exception):

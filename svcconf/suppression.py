@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from .model import Diagnostic, Severity
 
 _COMMENT = re.compile(r"#\s*svcconf:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?")
 
 
-@dataclass
 class Suppression:
-    line: int
-    column: int
-    whole_file: bool
-    rules: frozenset[str]  # empty: every rule
-    used: set[str] = field(default_factory=set)
+    __slots__ = ("line", "column", "whole_file", "rules", "used")
+
+    def __init__(self, line: int, column: int, whole_file: bool, rules: frozenset[str]) -> None:
+        self.line = line
+        self.column = column
+        self.whole_file = whole_file
+        self.rules = rules  # empty: every rule
+        self.used: set[str] = set()
 
     def covers(self, diagnostic: Diagnostic) -> bool:
         if not self.whole_file and diagnostic.line != self.line:

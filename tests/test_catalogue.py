@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
 import re
-from pathlib import Path
 
 import pytest
 
@@ -17,11 +17,12 @@ KEBAB = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 SCHEMAS = sorted(schema_index().items())
 
 
-@pytest.mark.parametrize("key,path", SCHEMAS, ids=[str(p.relative_to(schema_root())) for _k, p in SCHEMAS])
-def test_schema_is_valid_and_placed_by_its_gvk(key, path: Path) -> None:
+@pytest.mark.parametrize("key,path", SCHEMAS, ids=[os.path.relpath(p, schema_root()) for _k, p in SCHEMAS])
+def test_schema_is_valid_and_placed_by_its_gvk(key, path: str) -> None:
     import jsonschema
 
-    schema = json.loads(path.read_text(encoding="utf-8"))
+    with open(path, encoding="utf-8") as handle:
+        schema = json.load(handle)
     jsonschema.Draft202012Validator.check_schema(schema)
     gvk = schema["x-svcconf-gvk"]
     assert (gvk["group"], gvk["version"], gvk["kind"]) == key

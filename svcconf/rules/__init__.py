@@ -8,7 +8,6 @@ imported only when a document of that kind appears.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from ..model import Anchor, Finding, Path, Severity, render_value
@@ -19,14 +18,16 @@ _REGISTRY: dict[str, dict[str, list[RuleFunction]]] = {}
 _CURRENT_MODULE: list[str] = []
 
 
-@dataclass
 class Context:
     """What a rule may know besides its document."""
 
-    target: tuple  # target release, (1, NN)
-    file: str = "-"
-    siblings: list[dict] = field(default_factory=list)  # the other documents of the same file
-    options: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("target", "file", "siblings", "options")
+
+    def __init__(self, target: tuple, file: str = "-", siblings: list[dict] | None = None, options: dict[str, Any] | None = None) -> None:
+        self.target = target  # target release, (1, NN)
+        self.file = file
+        self.siblings = siblings or []  # the documents of the same file
+        self.options = options or {}
 
     def at_least(self, major: int, minor: int) -> bool:
         return self.target >= (major, minor)
