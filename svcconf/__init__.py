@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "validate", "Options", "Report"]
+__all__ = ["Options", "Report", "__version__", "validate"]
 
 
 def __getattr__(name: str):

@@ -7,9 +7,10 @@ adds ~200 ms to every start (it imports pydantic) where argparse adds ~20 ms.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import __version__
 
@@ -53,22 +54,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"svcconf {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    validate = commands.add_parser("validate", help="check files, folders or stdin (-)", description="Check configuration files and report every problem with its position.")
-    validate.add_argument("paths", nargs="*", metavar="PATH", help="files, folders (searched for *.yaml, *.yml, *.json) or - for stdin; default: .")
+    validate = commands.add_parser(
+        "validate",
+        help="check files, folders or stdin (-)",
+        description="Check configuration files and report every problem with its position.",
+    )
+    validate.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files, folders (searched for *.yaml, *.yml, *.json) or - for stdin; default: ."
+    )
     validate.add_argument("-f", "--format", choices=FORMATS, default="text", help="report format (default: text)")
     validate.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     validate.add_argument("--fail-on", choices=SEVERITIES, default=None, help="lowest severity that makes the exit code 1 (default: error)")
-    validate.add_argument("--target-version", type=_release, metavar="1.NN", help="release to check against (default: the newest release svcconf knows)")
+    validate.add_argument(
+        "--target-version", type=_release, metavar="1.NN", help="release to check against (default: the newest release svcconf knows)"
+    )
     validate.add_argument("--api-domain", metavar="DOMAIN", help="domain suffix of API groups (default: $SVCCONF_API_DOMAIN or k8s.io)")
-    validate.add_argument("--field-validation", choices=("Strict", "Warn", "Ignore"), help="unknown fields are errors, warnings or ignored (default: Strict)")
+    validate.add_argument(
+        "--field-validation", choices=("Strict", "Warn", "Ignore"), help="unknown fields are errors, warnings or ignored (default: Strict)"
+    )
     validate.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
     validate.add_argument("--select", type=_comma_list, metavar="IDS", help="report only these rule ids (comma list)")
     validate.add_argument("--ignore", type=_comma_list, metavar="IDS", help="never report these rule ids (comma list)")
-    validate.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help="worker processes for many files (default: number of cores)")
+    validate.add_argument(
+        "-j", "--jobs", type=int, default=None, metavar="N", help="worker processes for many files (default: number of cores)"
+    )
     validate.add_argument("--max-file-size", type=_size, metavar="SIZE", help="skip larger files with a warning (default: 8M)")
     validate.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
     validate.add_argument("--no-config", action="store_true", help="ignore configuration files")
-    validate.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour in text output (default: auto; NO_COLOR is honoured)")
+    validate.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output (default: auto; NO_COLOR is honoured)"
+    )
 
     rules = commands.add_parser("rules", help="explain the rules", description="List every rule, or explain one.")
     rules.add_argument("rule", nargs="?", metavar="ID", help="a rule id, e.g. unknown-field")
@@ -171,12 +186,8 @@ def run_validate(args) -> int:
         return EXIT_USAGE
 
     report = validate(args.paths or ["."], options)
-    stream = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    try:
+    with open(args.output, "w", encoding="utf-8") if args.output else contextlib.nullcontext(sys.stdout) as stream:
         render(report, args.format, stream, color=args.format == "text" and _use_color(args.color, stream))
-    finally:
-        if args.output:
-            stream.close()
     for path in report.unreadable:
         _error(f"{path}: no such file or folder")
     if report.unreadable:
@@ -201,7 +212,7 @@ def run_rules(args) -> int:
     docs = all_rule_docs()
     width = max(len(rule_id) for rule_id in docs)
     for doc in sorted(docs.values(), key=lambda d: (d.area, d.id)):
-        sys.stdout.write(f"{doc.id:<{width}}  {str(doc.severity):<7}  {doc.area:<10}  {doc.summary}\n")
+        sys.stdout.write(f"{doc.id:<{width}}  {doc.severity!s:<7}  {doc.area:<10}  {doc.summary}\n")
     return EXIT_OK
 
 
@@ -222,7 +233,7 @@ def run_kinds(args) -> int:
 
     header = ("apiVersion", "kind", "schema", "introduced", "deprecated", "removed", "replacement")
     lines = [header]
-    for (group, version, kind) in sorted(rows, key=lambda k: (k[0], k[2], k[1])):
+    for group, version, kind in sorted(rows, key=lambda k: (k[0], k[2], k[1])):
         row = rows[(group, version, kind)]
         api_version = f"{group}/{version}" if group else version
         lines.append(

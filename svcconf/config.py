@@ -59,15 +59,17 @@ def load_config(path: str) -> Config:
         with open(name, "rb") as handle:
             data = handle.read()
     except OSError as err:
-        raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, f"cannot read configuration: {err.strerror}")]) from None
+        raise ConfigError(
+            [Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, f"cannot read configuration: {err.strerror}")]
+        ) from None
     if os.path.basename(name) == "pyproject.toml":
         return _load_toml(name, data)
     return _load_yaml(name, data)
 
 
 def _load_yaml(name: str, data: bytes) -> Config:
-    from .source import load_bytes, position
     from .schema import SchemaChecker
+    from .source import load_bytes, position
 
     source = load_bytes(name, data)
     problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message) for p in source.problems]
@@ -97,7 +99,9 @@ def _load_toml(name: str, data: bytes) -> Config:
     try:
         values = tomllib.loads(text).get("tool", {}).get("svcconf", {})
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError([Diagnostic(name, getattr(err, "lineno", 1) or 1, getattr(err, "colno", 1) or 1, "invalid-config", Severity.ERROR, str(err))]) from None
+        raise ConfigError(
+            [Diagnostic(name, getattr(err, "lineno", 1) or 1, getattr(err, "colno", 1) or 1, "invalid-config", Severity.ERROR, str(err))]
+        ) from None
     findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values))
     if findings:
         lines = text.splitlines()

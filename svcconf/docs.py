@@ -7,8 +7,8 @@ demand (`svcconf rules`, SARIF metadata), never on the validate hot path.
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from .model import Severity
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Iterable, NamedTuple, Union
+from collections.abc import Iterable
+from typing import NamedTuple
 
-Segment = Union[str, int]
+Segment = str | int
 Path = tuple  # tuple[Segment, ...]
 
 _PLAIN_FIELD = re.compile(r"^[A-Za-z0-9_\-]+$")
@@ -20,7 +21,7 @@ class Severity(enum.IntEnum):
     ERROR = 3
 
     @classmethod
-    def parse(cls, text: str) -> "Severity":
+    def parse(cls, text: str) -> Severity:
         try:
             return cls[text.strip().upper()]
         except KeyError:
@@ -87,7 +88,7 @@ class Diagnostic(NamedTuple):
     def sort_key(self) -> tuple:
         return (self.file, self.line, self.column, self.rule, self.path_text, self.message)
 
-    def with_severity(self, severity: Severity) -> "Diagnostic":
+    def with_severity(self, severity: Severity) -> Diagnostic:
         return self._replace(severity=severity)
 
 

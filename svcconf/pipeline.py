@@ -8,7 +8,8 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
-from typing import Any, Iterable, Iterator, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
 
 from . import registry, suppression
 from .model import Anchor, Diagnostic, Finding, Path, Severity
@@ -91,8 +92,7 @@ class Report:
 
 def _excluded(path: str, patterns: list[str]) -> bool:
     posix = path.replace(os.sep, "/")
-    if posix.startswith("./"):
-        posix = posix[2:]
+    posix = posix.removeprefix("./")
     name = posix.rsplit("/", 1)[-1]
     return any(fnmatch.fnmatch(posix, p) or fnmatch.fnmatch(name, p) or fnmatch.fnmatch(posix, p.rstrip("/") + "/*") for p in patterns)
 
@@ -106,7 +106,9 @@ def discover(paths: Iterable[str], exclude: list[str]) -> tuple[list[str], list[
             files.append(STDIN)
         elif os.path.isdir(path):
             for folder, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules" and not _excluded(os.path.join(folder, d), exclude))
+                dirs[:] = sorted(
+                    d for d in dirs if not d.startswith(".") and d != "node_modules" and not _excluded(os.path.join(folder, d), exclude)
+                )
                 for name in sorted(names):
                     full = os.path.normpath(os.path.join(folder, name))
                     if name.endswith(YAML_SUFFIXES) and not _excluded(full, exclude):
@@ -160,7 +162,9 @@ class DocumentChecker:
         data = document.data
         if not isinstance(data, dict):
             shape = "a list" if isinstance(data, list) else "a single value"
-            return [Finding("not-an-object", (), f"document is {shape}, not an object with apiVersion and kind; skipped", Severity.INFO)], False
+            return [
+                Finding("not-an-object", (), f"document is {shape}, not an object with apiVersion and kind; skipped", Severity.INFO)
+            ], False
         findings: list[Finding] = []
         known = False
         for unit in _units(data, self.naming):
@@ -178,9 +182,25 @@ class DocumentChecker:
         if gv is not None and kind is not None:
             return gv, kind, []
         if gv is not None and self.table.group_scope.get(gv.group) == "config" and "kind" not in data:
-            return None, None, [Finding("missing-field", ("kind",), f"Object 'Kind' is missing in {gv} document", Severity.ERROR, Anchor.PARENT)]
+            return (
+                None,
+                None,
+                [Finding("missing-field", ("kind",), f"Object 'Kind' is missing in {gv} document", Severity.ERROR, Anchor.PARENT)],
+            )
         if gv is None and kind is not None and "apiVersion" not in data and any(k == kind for (_g, _v, k) in registry.schema_index()):
-            return None, None, [Finding("missing-field", ("apiVersion",), f"Object 'apiVersion' is missing in {kind} document", Severity.ERROR, Anchor.PARENT)]
+            return (
+                None,
+                None,
+                [
+                    Finding(
+                        "missing-field",
+                        ("apiVersion",),
+                        f"Object 'apiVersion' is missing in {kind} document",
+                        Severity.ERROR,
+                        Anchor.PARENT,
+                    )
+                ],
+            )
         return None, None, []
 
     def _check_unit(self, unit: Unit, document: Document, siblings: list[dict]) -> tuple[list[Finding], bool]:
@@ -197,9 +217,11 @@ class DocumentChecker:
                 return [], False
             if gv.version in self.table.group_versions.get(gv.group, ()):
                 known_kinds = ", ".join(self.table.kinds_of(gv.group, gv.version))
-                return [Finding("unknown-kind", ("kind",), f'no kind "{kind}" is registered for version "{gv}"; known kinds: {known_kinds}')], True
+                return [
+                    Finding("unknown-kind", ("kind",), f'no kind "{kind}" is registered for version "{gv}"; known kinds: {known_kinds}')
+                ], True
             versions = ", ".join(sorted(self.table.group_versions.get(gv.group, ())))
-            return [Finding("unknown-api-version", ("apiVersion",), f'{gv} does not exist; versions of {gv.group}: {versions}')], True
+            return [Finding("unknown-api-version", ("apiVersion",), f"{gv} does not exist; versions of {gv.group}: {versions}")], True
         findings.extend(self._lifecycle(gv, kind, row, scope))
         if has_schema:
             findings.extend(self._schema_and_rules(gv, kind, unit, document, siblings))
@@ -213,18 +235,32 @@ class DocumentChecker:
         target = fmt(self.target)
         instead = f"; migrate to {row.replacement}" if row.replacement else "; it has no replacement"
         if row.introduced and self.target < row.introduced:
-            yield Finding("unavailable-api-version", ("apiVersion",), f"{gv} {kind} is first served in {fmt(row.introduced)}; the target release {target} does not know it")
+            yield Finding(
+                "unavailable-api-version",
+                ("apiVersion",),
+                f"{gv} {kind} is first served in {fmt(row.introduced)}; the target release {target} does not know it",
+            )
         elif row.removed and self.target >= row.removed:
-            yield Finding("removed-api-version", ("apiVersion",), f"{gv} {kind} is no longer served since {fmt(row.removed)} (target {target}){instead}")
+            yield Finding(
+                "removed-api-version",
+                ("apiVersion",),
+                f"{gv} {kind} is no longer served since {fmt(row.removed)} (target {target}){instead}",
+            )
             return
         elif row.deprecated and self.target >= row.deprecated:
             until = f" and is removed in {fmt(row.removed)}" if row.removed else ""
-            yield Finding("deprecated-api-version", ("apiVersion",), f"{gv} {kind} is deprecated since {fmt(row.deprecated)}{until}{instead}", Severity.WARNING)
+            yield Finding(
+                "deprecated-api-version",
+                ("apiVersion",),
+                f"{gv} {kind} is deprecated since {fmt(row.deprecated)}{until}{instead}",
+                Severity.WARNING,
+            )
         if gv.level == "alpha" and self._alpha_matters(row, scope):
             yield Finding(
                 "alpha-api-version",
                 ("apiVersion",),
-                f"{gv} is an alpha version: disabled by default and may change without notice" + (f"; prefer {row.replacement}" if row.replacement else ""),
+                f"{gv} is an alpha version: disabled by default and may change without notice"
+                + (f"; prefer {row.replacement}" if row.replacement else ""),
                 Severity.WARNING,
             )
 
@@ -242,11 +278,17 @@ class DocumentChecker:
         from .schema import checker_for
 
         checker = checker_for(gv.group, gv.version, kind)
-        ambiguous = {path[len(unit.prefix) :]: written for (path, written, _v, _l, _c) in document.ambiguous if path[: len(unit.prefix)] == unit.prefix}
+        ambiguous = {
+            path[len(unit.prefix) :]: written
+            for (path, written, _v, _l, _c) in document.ambiguous
+            if path[: len(unit.prefix)] == unit.prefix
+        }
         findings = list(checker.check(unit.data, self.options.field_validation, ambiguous)) if checker else []
         module = checker.schema.get("x-svcconf-rules") if checker else None
         if module:
-            context = Context(self.target, self.file, siblings, {"field_validation": self.options.field_validation, "kind": kind, "group_version": gv})
+            context = Context(
+                self.target, self.file, siblings, {"field_validation": self.options.field_validation, "kind": kind, "group_version": gv}
+            )
             for function in registry.rules_for(module, kind):
                 findings.extend(function(unit.data, context))
         # The schema and a rule may both see an empty required value; say it once.
@@ -255,9 +297,13 @@ class DocumentChecker:
             unique.setdefault((finding.rule, finding.path, finding.message), finding)
         findings = list(unique.values())
         typed = {f.path for f in findings if f.rule == "wrong-type"}
-        for (path, written, value, _line, _col) in document.ambiguous:
+        for path, written, value, _line, _col in document.ambiguous:
             relative = path[len(unit.prefix) :]
-            if path[: len(unit.prefix)] != unit.prefix or relative in typed or (unit.prefix == () and relative[:1] == ("items",) and kind.endswith("List")):
+            if (
+                path[: len(unit.prefix)] != unit.prefix
+                or relative in typed
+                or (unit.prefix == () and relative[:1] == ("items",) and kind.endswith("List"))
+            ):
                 continue
             from .schema import is_secret
 
@@ -307,7 +353,9 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
     for document in source.documents:
         for problem in document.problems:
             result.diagnostics.append(
-                Diagnostic(name, problem.line, problem.column, problem.rule, problem.severity, problem.message, problem.path, document.index + 1)
+                Diagnostic(
+                    name, problem.line, problem.column, problem.rule, problem.severity, problem.message, problem.path, document.index + 1
+                )
             )
         findings, known = checker.check(document, siblings)
         result.documents += 1
@@ -319,7 +367,9 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
         for finding in findings:
             line, column = position(document.root, finding.path, finding.anchor)
             result.diagnostics.append(
-                Diagnostic(name, line, column, finding.rule, finding.severity, finding.message, finding.path, document.index + 1, api_version, kind)
+                Diagnostic(
+                    name, line, column, finding.rule, finding.severity, finding.message, finding.path, document.index + 1, api_version, kind
+                )
             )
     result.diagnostics = _configure(result.diagnostics, name, options)
     result.diagnostics = suppression.apply(name, source.text, result.diagnostics)

@@ -64,7 +64,7 @@ def schema_index() -> dict[tuple[str, str, str], str]:
     return index
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_schema(group: str, version: str, kind: str) -> dict | None:
     path = schema_index().get((group, version, kind))
     if path is None:

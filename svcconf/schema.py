@@ -9,7 +9,8 @@ server's own wording.
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .model import Anchor, Finding, Path, Severity, render_path, render_value
 
@@ -63,9 +64,7 @@ class SchemaChecker:
                 return
             severity = Severity.ERROR if field_validation == "Strict" else Severity.WARNING
             for key in getattr(kind, "unexpected", None) or []:
-                yield Finding(
-                    "unknown-field", path + (key,), f'unknown field "{render_path(path + (key,))}"', severity, Anchor.KEY
-                )
+                yield Finding("unknown-field", path + (key,), f'unknown field "{render_path(path + (key,))}"', severity, Anchor.KEY)
         elif name == "Required":
             yield Finding("missing-field", path + (kind.property,), "Required value", Severity.ERROR, Anchor.PARENT)
         elif name == "Type":
@@ -82,7 +81,7 @@ class SchemaChecker:
         message = f"cannot unmarshal {json_type(instance)} into a field of type {expected}"
         written = ambiguous.get(path)
         if written is not None and expected == "string" and not is_secret(path):
-            message += f" (the server reads unquoted {written} as {render_value(instance)}; quote it: \"{written}\")"
+            message += f' (the server reads unquoted {written} as {render_value(instance)}; quote it: "{written}")'
         return Finding("wrong-type", path, message)
 
     def _invalid(self, name: str, kind, path: Path, instance: Any, error, subschema: dict) -> Finding:
@@ -148,7 +147,7 @@ class SchemaChecker:
             yield from self._translate(sub, best[0], path, field_validation, ambiguous)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def checker_for(group: str, version: str, kind: str) -> SchemaChecker | None:
     from .registry import load_schema
 

@@ -138,7 +138,7 @@ class Document(NamedTuple):
 class SourceFile:
     """A file's text, its documents, and what kept parts of it from being read."""
 
-    __slots__ = ("name", "text", "documents", "problems")
+    __slots__ = ("documents", "name", "problems", "text")
 
     def __init__(self, name: str, text: str = "", problems: list[FileProblem] | None = None) -> None:
         self.name = name
@@ -181,7 +181,9 @@ def decode(name: str, data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> tup
             try:
                 return data[len(bom) :].decode(encoding), None
             except UnicodeDecodeError as err:
-                return None, FileProblem("encoding-error", f"file starts with a {encoding} byte-order mark but is not valid {encoding}: {err.reason}")
+                return None, FileProblem(
+                    "encoding-error", f"file starts with a {encoding} byte-order mark but is not valid {encoding}: {err.reason}"
+                )
     nul = data.find(b"\0", 0, 8192)
     if nul >= 0:
         return None, FileProblem("binary-file", f"binary content (NUL byte at offset {nul}); not YAML or JSON")
@@ -207,7 +209,7 @@ class _Builder:
     need one (duplicate keys, ambiguous scalars) are remembered and placed afterwards.
     """
 
-    __slots__ = ("duplicates", "ambiguous", "budget", "build")
+    __slots__ = ("ambiguous", "budget", "build", "duplicates")
 
     def __init__(self, guard_aliases: bool) -> None:
         self.duplicates: list[tuple[Node, Node]] = []  # (mapping node, second key node)

@@ -10,7 +10,7 @@ _COMMENT = re.compile(r"#\s*svcconf:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?")
 
 
 class Suppression:
-    __slots__ = ("line", "column", "whole_file", "rules", "used")
+    __slots__ = ("column", "line", "rules", "used", "whole_file")
 
     def __init__(self, line: int, column: int, whole_file: bool, rules: frozenset[str]) -> None:
         self.line = line

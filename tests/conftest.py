@@ -13,7 +13,9 @@ CORPUS = SHARED / "corpus"
 
 
 def pytest_addoption(parser):
-    parser.addoption("--update-fixtures", action="store_true", help="rewrite fixture .expected sidecars from current output (review the diff!)")
+    parser.addoption(
+        "--update-fixtures", action="store_true", help="rewrite fixture .expected sidecars from current output (review the diff!)"
+    )
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import csv
 
 import pytest
 
-from svcconf.pipeline import Options, check_file
 from svcconf.model import Severity
+from svcconf.pipeline import Options, check_file
 
 from .conftest import CORPUS
 

@@ -16,7 +16,12 @@ def test_yaml11_scalars_resolve_as_the_server_reads_them() -> None:
     doc = load("a: on\nb: 'on'\nc: y\nd: 010\ne: 0x1F\nf: 12:30\ng: 2024-01-01\nh: 1e3\ni: ~\nj: 1_000\n").documents[0]
     assert doc.data == {"a": True, "b": "on", "c": True, "d": 8, "e": 31, "f": "12:30", "g": "2024-01-01", "h": 1000.0, "j": 1000}
     # The scalars YAML 1.2 tools read differently are remembered with their positions.
-    assert [(path, written) for path, written, _v, _l, _c in doc.ambiguous] == [(("a",), "on"), (("c",), "y"), (("d",), "010"), (("j",), "1_000")]
+    assert [(path, written) for path, written, _v, _l, _c in doc.ambiguous] == [
+        (("a",), "on"),
+        (("c",), "y"),
+        (("d",), "010"),
+        (("j",), "1_000"),
+    ]
 
 
 def test_null_is_the_zero_value_and_drops_the_key() -> None:
@@ -49,7 +54,11 @@ def test_documents_before_a_syntax_error_are_kept() -> None:
 
 def test_utf16_and_bom_and_crlf() -> None:
     text = "apiVersion: v1\r\nkind: ConfigMap\r\n"
-    for data in (codecs.BOM_UTF16_LE + text.encode("utf-16-le"), codecs.BOM_UTF8 + text.encode("utf-8"), codecs.BOM_UTF16_BE + text.encode("utf-16-be")):
+    for data in (
+        codecs.BOM_UTF16_LE + text.encode("utf-16-le"),
+        codecs.BOM_UTF8 + text.encode("utf-8"),
+        codecs.BOM_UTF16_BE + text.encode("utf-16-be"),
+    ):
         source = load_bytes("t.yaml", data)
         assert source.problems == []
         assert source.documents[0].data == {"apiVersion": "v1", "kind": "ConfigMap"}

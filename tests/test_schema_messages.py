@@ -27,9 +27,7 @@ SCHEMA = {
 
 
 def findings(data, field_validation="Strict", ambiguous=None):
-    return sorted(
-        (f.rule, f.path, f.message, f.severity, f.anchor) for f in SchemaChecker(SCHEMA).check(data, field_validation, ambiguous)
-    )
+    return sorted((f.rule, f.path, f.message, f.severity, f.anchor) for f in SchemaChecker(SCHEMA).check(data, field_validation, ambiguous))
 
 
 def test_enum_uses_the_unsupported_value_wording() -> None:
@@ -50,7 +48,11 @@ def test_ranges_patterns_and_sizes() -> None:
     assert findings({"port": 0})[0][2] == "Invalid value: 0: must be greater than or equal to 1"
     assert findings({"port": 70000})[0][2] == "Invalid value: 70000: must be less than or equal to 65535"
     assert findings({"name": "Bad"})[0][2] == "Invalid value: \"Bad\": must match the regular expression '^[a-z]+$'"
-    assert findings({"items": [{"id": 1}, {"id": 2}, {"id": 3}]})[0][:3] == ("invalid-value", ("items",), "Too many: 3: must have at most 2 items")
+    assert findings({"items": [{"id": 1}, {"id": 2}, {"id": 3}]})[0][:3] == (
+        "invalid-value",
+        ("items",),
+        "Too many: 3: must have at most 2 items",
+    )
 
 
 def test_secret_values_are_redacted() -> None:

@@ -8,7 +8,8 @@ imported only when a document of that kind appears.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from ..model import Anchor, Finding, Path, Severity, render_value
 
@@ -21,7 +22,7 @@ _CURRENT_MODULE: list[str] = []
 class Context:
     """What a rule may know besides its document."""
 
-    __slots__ = ("target", "file", "siblings", "options")
+    __slots__ = ("file", "options", "siblings", "target")
 
     def __init__(self, target: tuple, file: str = "-", siblings: list[dict] | None = None, options: dict[str, Any] | None = None) -> None:
         self.target = target  # target release, (1, NN)

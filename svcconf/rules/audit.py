@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model import Finding, Severity
 from . import Context, advice, invalid, items, mapping, required, rule
@@ -37,7 +37,12 @@ def check_policy(doc: dict, ctx: Context) -> Iterator[Finding]:
     for index, rule_body in items(doc.get("rules")):
         yield from _check_rule(("rules", index), mapping(rule_body), ctx)
     if not doc.get("rules"):
-        yield Finding("empty-audit-policy", ("rules",), "loaded illegal policy with 0 rules: the API server refuses a policy without rules", Severity.ERROR)
+        yield Finding(
+            "empty-audit-policy",
+            ("rules",),
+            "loaded illegal policy with 0 rules: the API server refuses a policy without rules",
+            Severity.ERROR,
+        )
     yield from _unreachable(doc)
     yield from _secrets_logged(doc)
 
@@ -50,9 +55,16 @@ def _check_rule(path: tuple, body: dict, ctx: Context) -> Iterator[Finding]:
         if not isinstance(url, str) or url == "*":
             continue
         if not url.startswith("/"):
-            yield invalid(path + ("nonResourceURLs", j), url, "non-resource URL rules must begin with a '/' character", "invalid-non-resource-url")
+            yield invalid(
+                path + ("nonResourceURLs", j), url, "non-resource URL rules must begin with a '/' character", "invalid-non-resource-url"
+            )
         if "*" in url[:-1]:
-            yield invalid(path + ("nonResourceURLs", j), url, "non-resource URL wildcards '*' must be the final character of the rule", "invalid-non-resource-url")
+            yield invalid(
+                path + ("nonResourceURLs", j),
+                url,
+                "non-resource URL wildcards '*' must be the final character of the rule",
+                "invalid-non-resource-url",
+            )
     for k, group_resources in items(body.get("resources")):
         gr = mapping(group_resources)
         group = gr.get("group")
@@ -62,9 +74,19 @@ def _check_rule(path: tuple, body: dict, ctx: Context) -> Iterator[Finding]:
                 yield invalid(path + ("resources", k, "group"), group, ",".join(problems), "invalid-api-group")
         names = gr.get("resourceNames")
         if names and not gr.get("resources"):
-            yield invalid(path + ("resources", k, "resourceNames"), names, "using resourceNames requires at least one resource", "resource-names-without-resources")
+            yield invalid(
+                path + ("resources", k, "resourceNames"),
+                names,
+                "using resourceNames requires at least one resource",
+                "resource-names-without-resources",
+            )
     if urls and (body.get("resources") or body.get("namespaces")):
-        yield invalid(path + ("nonResourceURLs",), urls, "rules cannot apply to both regular resources and non-resource URLs", "mixed-resource-and-non-resource-rule")
+        yield invalid(
+            path + ("nonResourceURLs",),
+            urls,
+            "rules cannot apply to both regular resources and non-resource URLs",
+            "mixed-resource-and-non-resource-rule",
+        )
     yield from _rule_advice(path, body)
 
 
@@ -117,8 +139,7 @@ def _secrets_logged(doc: dict) -> Iterator[Finding]:
     relevant = [
         (index, body)
         for index, body in items(doc.get("rules"))
-        if isinstance(body, dict)
-        and (body.get("level") in ("Request", "RequestResponse") or not any(body.get(key) for key in NARROWING))
+        if isinstance(body, dict) and (body.get("level") in ("Request", "RequestResponse") or not any(body.get(key) for key in NARROWING))
     ]
     for group, resource in SENSITIVE:
         for index, body in relevant:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Iterator
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from ..model import Anchor, Finding, Severity, render_value
@@ -230,7 +230,11 @@ def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Ite
     elif api_version != "v1" and name in kms_names:
         yield invalid(path + ("name",), name, f"duplicate KMS provider name {name}, names must be unique", "duplicate-kms-name")
     elif name in kms_names:
-        yield advice("duplicate-kms-name", path + ("name",), f"KMS v1 provider name {name} is used twice; the server refuses this when the config is reloaded automatically")
+        yield advice(
+            "duplicate-kms-name",
+            path + ("name",),
+            f"KMS v1 provider name {name} is used twice; the server refuses this when the config is reloaded automatically",
+        )
     if name:
         kms_names.add(name)
     timeout = kms.get("timeout")
@@ -242,7 +246,13 @@ def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Ite
             yield invalid(path + ("timeout",), _format_duration(seconds), "timeout should be a positive value", "kms-timeout-not-positive")
     endpoint = kms.get("endpoint")
     if not endpoint:
-        yield Finding("missing-field", path + ("endpoint",), 'Invalid value: "": endpoint is a mandatory field for a kms', Severity.ERROR, Anchor.PARENT)
+        yield Finding(
+            "missing-field",
+            path + ("endpoint",),
+            'Invalid value: "": endpoint is a mandatory field for a kms',
+            Severity.ERROR,
+            Anchor.PARENT,
+        )
     elif isinstance(endpoint, str):
         yield from _check_endpoint(path + ("endpoint",), endpoint)
     cachesize = kms.get("cachesize")
@@ -288,7 +298,12 @@ def _kms_v1(path: tuple, kms: dict, ctx: Context) -> Iterator[Finding]:
             "Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.",
         )
     elif ctx.at_least(1, 28):
-        yield Finding("kms-v1-disabled", where, f"{why}KMSv1 is deprecated since 1.28 and disabled by default from 1.29; use apiVersion: v2", Severity.WARNING)
+        yield Finding(
+            "kms-v1-disabled",
+            where,
+            f"{why}KMSv1 is deprecated since 1.28 and disabled by default from 1.29; use apiVersion: v2",
+            Severity.WARNING,
+        )
 
 
 def _check_masking(entries: list) -> Iterator[Finding]:
