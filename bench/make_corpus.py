@@ -118,6 +118,18 @@ except ImportError:  # pragma: no cover
 
 
 @functools.cache
+def _header(rng: random.Random, comments: tuple[str, ...], api_version: str, kind: str, *, kind_first: float) -> dict:
+    """A document's opening: sometimes a comment, apiVersion and kind in either order."""
+    doc: dict = {}
+    if rng.random() < 0.3:
+        doc[Comment(rng.choice(comments))] = None
+    if rng.random() < kind_first:
+        doc["kind"] = kind
+    doc["apiVersion"] = api_version
+    doc["kind"] = kind
+    return doc
+
+
 def _plain_ok(text: str, flow: bool) -> bool:
     if not text or text in _RESERVED:
         return False
@@ -525,25 +537,15 @@ def audit_policy(rng: random.Random, index: int) -> dict:
             catch_all["omitStages"] = ["RequestReceived"]
         rules.append(Comment("A catch-all rule to log all other requests.", blank=rng.random() < 0.5))
         rules.append(catch_all)
-    doc: dict = {}
-    if rng.random() < 0.3:
-        doc[
-            Comment(
-                rng.choice(
-                    (
-                        "Audit policy for the API server (--audit-policy-file).",
-                        "Managed by the platform team; do not edit by hand.",
-                        f"policy {index}",
-                    )
-                )
-            )
-        ] = None
-    if rng.random() < 0.15:
-        doc["kind"] = "Policy"
-        doc["apiVersion"] = "audit.k8s.io/v1"
-    else:
-        doc["apiVersion"] = Inline("audit.k8s.io/v1", "This is required.") if rng.random() < 0.1 else "audit.k8s.io/v1"
-        doc["kind"] = "Policy"
+    doc = _header(
+        rng,
+        ("Audit policy for the API server (--audit-policy-file).", "Managed by the platform team; do not edit by hand.", f"policy {index}"),
+        "audit.k8s.io/v1",
+        "Policy",
+        kind_first=0.15,
+    )
+    if rng.random() < 0.1:
+        doc["apiVersion"] = Inline("audit.k8s.io/v1", "This is required.")
     if rng.random() < 0.15:
         doc["metadata"] = {"name": rng.choice(("default", "audit-policy", "cluster-audit", f"policy-{index}"))}
     if rng.random() < 0.5:
@@ -688,25 +690,17 @@ def encryption_configuration(rng: random.Random, index: int) -> dict:
             providers.append({"identity": fallback})
         entry = {"resources": list(resource_names), "providers": providers}
         entries.append(entry)
-    doc: dict = {}
-    if rng.random() < 0.3:
-        doc[
-            Comment(
-                rng.choice(
-                    (
-                        "Encryption at rest for the API server (--encryption-provider-config).",
-                        "Rotate keys with the runbook in docs/rotate-keys.md.",
-                        f"encryption config {index}",
-                    )
-                )
-            )
-        ] = None
-    if rng.random() < 0.3:
-        doc["kind"] = "EncryptionConfiguration"
-        doc["apiVersion"] = "apiserver.config.k8s.io/v1"
-    else:
-        doc["apiVersion"] = "apiserver.config.k8s.io/v1"
-        doc["kind"] = "EncryptionConfiguration"
+    doc = _header(
+        rng,
+        (
+            "Encryption at rest for the API server (--encryption-provider-config).",
+            "Rotate keys with the runbook in docs/rotate-keys.md.",
+            f"encryption config {index}",
+        ),
+        "apiserver.config.k8s.io/v1",
+        "EncryptionConfiguration",
+        kind_first=0.3,
+    )
     doc["resources"] = entries
     return doc
 

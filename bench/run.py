@@ -257,8 +257,8 @@ def measure(corpus: str, generated: dict | None) -> dict:
     for key in command_samples:  # untimed: byte-code caches, page cache
         run_command(commands[key][0], corpus, commands[key][1])
     for _ in range(COMMAND_RUNS):
-        for key, samples in command_samples.items():
-            samples.append(run_command(commands[key][0], corpus, commands[key][1]))
+        for key, taken in command_samples.items():
+            taken.append(run_command(commands[key][0], corpus, commands[key][1]))
 
     def throughput(key: str) -> dict:
         median = statistics.median(samples[key])

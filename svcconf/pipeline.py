@@ -418,10 +418,20 @@ def _parallel(files: list[str], options: Options) -> list[FileResult]:
     from concurrent.futures import ProcessPoolExecutor
 
     jobs = min(options.jobs, len(files))
-    # Chunks of similar total size keep both workers busy; order is restored afterwards.
+    # Chunks of equal total size (largest files first) keep every worker busy to the end;
+    # the order of results is restored afterwards.
     chunks: list[list[int]] = [[] for _ in range(jobs * 4)]
-    for index in range(len(files)):
-        chunks[index % len(chunks)].append(index)
+    loads = [0] * len(chunks)
+    sizes = []
+    for index, path in enumerate(files):
+        try:
+            sizes.append((os.path.getsize(path), index))
+        except OSError:
+            sizes.append((0, index))
+    for size, index in sorted(sizes, reverse=True):
+        lightest = loads.index(min(loads))
+        chunks[lightest].append(index)
+        loads[lightest] += size + 1
     chunks = [c for c in chunks if c]
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     results: list[FileResult | None] = [None] * len(files)

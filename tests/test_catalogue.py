@@ -60,13 +60,17 @@ def test_rule_ids_are_kebab_case_and_documented_fully() -> None:
         assert doc.example and doc.fix, rule_id
 
 
-def test_every_documented_rule_is_hit_by_a_fixture() -> None:
-    hit = set()
+def _expectations():
+    """(sidecar name, line, severity, rule) of every expectation line in fixtures/."""
     for sidecar in FIXTURES.rglob("*.expected"):
         for line in sidecar.read_text(encoding="utf-8").splitlines():
             parts = line.split()
             if len(parts) >= 3 and not line.startswith("#"):
-                hit.add(parts[2])
+                yield sidecar.name, line, parts[1], parts[2]
+
+
+def test_every_documented_rule_is_hit_by_a_fixture() -> None:
+    hit = {rule for _name, _line, _severity, rule in _expectations()}
     # Rules whose inputs cannot be a fixture file (unreadable, 10 MB, config) are tested in test_bad_input and test_cli.
     by_other_tests = {"unreadable-file", "invalid-config", "file-too-large"}
     missing = sorted(set(all_rule_docs()) - hit - by_other_tests)
@@ -75,9 +79,6 @@ def test_every_documented_rule_is_hit_by_a_fixture() -> None:
 
 def test_fixture_sidecars_use_documented_rules() -> None:
     docs = all_rule_docs()
-    for sidecar in FIXTURES.rglob("*.expected"):
-        for line in sidecar.read_text(encoding="utf-8").splitlines():
-            parts = line.split()
-            if len(parts) >= 3 and not line.startswith("#"):
-                assert parts[2] in docs, f"{sidecar.name}: {line}"
-                assert parts[1] in ("error", "warning", "info"), f"{sidecar.name}: {line}"
+    for name, line, severity, rule in _expectations():
+        assert rule in docs, f"{name}: {line}"
+        assert severity in ("error", "warning", "info"), f"{name}: {line}"
