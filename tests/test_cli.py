@@ -264,3 +264,19 @@ def test_readme_example_output_is_what_svcconf_prints(tmp_path, monkeypatch) -> 
     (tmp_path / name).write_text(shown_file.split("\n", 1)[1], encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert run("validate", "--no-config", name).out == expected
+
+
+def test_config_per_file_ignores_target_version_and_field_validation(project) -> None:
+    (project / "old").mkdir()
+    (project / "old" / "policy.yaml").write_text(
+        "apiVersion: audit.k8s.io/v1beta1\nkind: Policy\nrules:\n  - level: Metadata\n"
+        "---\napiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n    verbz: [get]\n"
+    )
+    (project / ".svcconf.yaml").write_text(
+        'target-version: "1.23"\nfield-validation: Warn\nper-file-ignores:\n  "enc.yaml": [invalid-key-length]\nexclude: [audit.yaml]\n'
+    )
+    report = run("validate", "-f", "json", ".").json()
+    assert [(d["file"], d["rule"], d["severity"]) for d in report["diagnostics"]] == [
+        ("old/policy.yaml", "deprecated-api-version", "warning"),
+        ("old/policy.yaml", "unknown-field", "warning"),
+    ]
