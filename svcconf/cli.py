@@ -190,7 +190,8 @@ def run_validate(args) -> int:
         render(report, args.format, stream, color=args.format == "text" and _use_color(args.color, stream))
     for path in report.unreadable:
         _error(f"{path}: no such file or folder")
-    if report.unreadable:
+    # A path that cannot be read is not a finding about configuration: the run itself failed.
+    if report.unreadable or any(d.rule == "unreadable-file" for d in report.diagnostics):
         return EXIT_USAGE
     fail_on = Severity.parse(args.fail_on or config_values.get("fail-on", "error"))
     return EXIT_FINDINGS if any(d.severity >= fail_on for d in report.diagnostics) else EXIT_OK

@@ -114,7 +114,7 @@ def test_unreadable_file(tmp_path, monkeypatch) -> None:
 
     monkeypatch.setattr("svcconf.pipeline._read", refuse)
     result = run("validate", "--no-config", "-f", "json", str(path))
-    assert result.code == 1
+    assert result.code == 2
     [diagnostic] = result.json()["diagnostics"]
     assert (diagnostic["rule"], diagnostic["severity"]) == ("unreadable-file", "error")
     assert "Permission denied" in diagnostic["message"]

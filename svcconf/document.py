@@ -1,0 +1,222 @@
+"""One document against what svcconf knows: lifecycle of its apiVersion, its schema, its rules.
+
+Paths in findings start at the document root; List items are checked as their own units with
+paths under `items[i]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from . import registry
+from .model import Anchor, Finding, Path, Severity
+from .naming import GroupVersion, Naming
+from .source import Document
+
+
+class Unit(NamedTuple):
+    """An object to check: a whole document, or one item of a List."""
+
+    prefix: Path
+    data: dict
+    default_gv: GroupVersion | None = None
+    default_kind: str | None = None
+
+
+def _units(data: dict, naming: Naming) -> Iterator[Unit]:
+    kind = data.get("kind")
+    if isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list):
+        gv = naming.api_version(data.get("apiVersion", ""))
+        envelope = {k: v for k, v in data.items() if k != "items"}
+        yield Unit((), envelope)
+        item_kind = naming.kind(kind[:-4]) if kind != "List" else None
+        for index, item in enumerate(data["items"]):
+            if isinstance(item, dict):
+                yield Unit(("items", index), item, gv if item_kind else None, item_kind)
+        return
+    yield Unit((), data)
+
+
+class DocumentChecker:
+    """Checks the units of one document against lifecycle, schema and rules."""
+
+    def __init__(self, target: tuple, api_domain: str, field_validation: str, file: str) -> None:
+        self.target = target
+        self.field_validation = field_validation
+        self.file = file
+        self.naming = Naming(api_domain)
+        self.table = registry.lifecycle()
+
+    def check(self, document: Document, siblings: list[dict]) -> tuple[list[Finding], bool]:
+        """Findings for a document (paths from its root) and whether it was of a kind svcconf knows."""
+        data = document.data
+        if not isinstance(data, dict):
+            shape = "a list" if isinstance(data, list) else "a single value"
+            return [
+                Finding("not-an-object", (), f"document is {shape}, not an object with apiVersion and kind; skipped", Severity.INFO)
+            ], False
+        findings: list[Finding] = []
+        known = False
+        for unit in _units(data, self.naming):
+            unit_findings, unit_known = self._check_unit(unit, document, siblings)
+            known = known or unit_known
+            findings.extend(Finding(f.rule, unit.prefix + f.path, f.message, f.severity, f.anchor) for f in unit_findings)
+        return findings, known
+
+    def _identify(self, unit: Unit) -> tuple[GroupVersion | None, str | None, list[Finding]]:
+        data = unit.data
+        written_version = data.get("apiVersion")
+        written_kind = data.get("kind")
+        gv = self.naming.api_version(written_version) if isinstance(written_version, str) else unit.default_gv
+        kind = self.naming.kind(written_kind) if isinstance(written_kind, str) else unit.default_kind
+        if gv is not None and kind is not None:
+            return gv, kind, []
+        if gv is not None and self.table.group_scope.get(gv.group) == "config" and "kind" not in data:
+            return (
+                None,
+                None,
+                [Finding("missing-field", ("kind",), f"Object 'Kind' is missing in {gv} document", Severity.ERROR, Anchor.PARENT)],
+            )
+        if gv is None and kind is not None and "apiVersion" not in data and any(k == kind for (_g, _v, k) in registry.schema_index()):
+            return (
+                None,
+                None,
+                [
+                    Finding(
+                        "missing-field",
+                        ("apiVersion",),
+                        f"Object 'apiVersion' is missing in {kind} document",
+                        Severity.ERROR,
+                        Anchor.PARENT,
+                    )
+                ],
+            )
+        return None, None, []
+
+    def _check_unit(self, unit: Unit, document: Document, siblings: list[dict]) -> tuple[list[Finding], bool]:
+        gv, kind, findings = self._identify(unit)
+        if gv is None or kind is None:
+            return findings, bool(findings)
+        row = self.table.row(gv.group, gv.version, kind)
+        scope = self.table.group_scope.get(gv.group)
+        has_schema = (gv.group, gv.version, kind) in registry.schema_index()
+        if row is not None and row.scope == "payload" and not has_schema:
+            return [], False
+        if row is None and not has_schema:
+            if scope != "config":
+                return [], False
+            if gv.version in self.table.group_versions.get(gv.group, ()):
+                known_kinds = ", ".join(self.table.kinds_of(gv.group, gv.version))
+                return [
+                    Finding("unknown-kind", ("kind",), f'no kind "{kind}" is registered for version "{gv}"; known kinds: {known_kinds}')
+                ], True
+            versions = ", ".join(sorted(self.table.group_versions.get(gv.group, ())))
+            return [Finding("unknown-api-version", ("apiVersion",), f"{gv} does not exist; versions of {gv.group}: {versions}")], True
+        findings.extend(self._lifecycle(gv, kind, row, scope))
+        if has_schema:
+            findings.extend(self._schema_and_rules(gv, kind, unit, document, siblings))
+        # A current version of an ordinary API group has nothing more to check: it counts as skipped.
+        return findings, has_schema or bool(findings) or scope == "config"
+
+    def _lifecycle(self, gv: GroupVersion, kind: str, row: registry.Lifecycle | None, scope: str | None) -> Iterator[Finding]:
+        if row is None:
+            return
+        fmt = registry.format_release
+        target = fmt(self.target)
+        instead = f"; migrate to {row.replacement}" if row.replacement else "; it has no replacement"
+        if row.introduced and self.target < row.introduced:
+            yield Finding(
+                "unavailable-api-version",
+                ("apiVersion",),
+                f"{gv} {kind} is first served in {fmt(row.introduced)}; the target release {target} does not know it",
+            )
+        elif row.removed and self.target >= row.removed:
+            yield Finding(
+                "removed-api-version",
+                ("apiVersion",),
+                f"{gv} {kind} is no longer served since {fmt(row.removed)} (target {target}){instead}",
+            )
+            return
+        elif row.deprecated and self.target >= row.deprecated:
+            until = f" and is removed in {fmt(row.removed)}" if row.removed else ""
+            yield Finding(
+                "deprecated-api-version",
+                ("apiVersion",),
+                f"{gv} {kind} is deprecated since {fmt(row.deprecated)}{until}{instead}",
+                Severity.WARNING,
+            )
+        if gv.level == "alpha" and self._alpha_matters(row, scope):
+            yield Finding(
+                "alpha-api-version",
+                ("apiVersion",),
+                f"{gv} is an alpha version: disabled by default and may change without notice"
+                + (f"; prefer {row.replacement}" if row.replacement else ""),
+                Severity.WARNING,
+            )
+
+    def _alpha_matters(self, row: registry.Lifecycle, scope: str | None) -> bool:
+        if scope != "config":
+            return True
+        # Config groups often publish only an alpha version; warn only when a newer one exists.
+        return any(
+            other.group_version.level != "alpha" and (other.introduced is None or other.introduced <= self.target)
+            for other in self.table.versions_of_kind(row.group, row.kind)
+        )
+
+    def _schema_and_rules(self, gv: GroupVersion, kind: str, unit: Unit, document: Document, siblings: list[dict]) -> list[Finding]:
+        from .rules import Context
+        from .schema import checker_for
+
+        checker = checker_for(gv.group, gv.version, kind)
+        ambiguous = {
+            path[len(unit.prefix) :]: written
+            for (path, written, _v, _l, _c) in document.ambiguous
+            if path[: len(unit.prefix)] == unit.prefix
+        }
+        findings = list(checker.check(unit.data, self.field_validation, ambiguous)) if checker else []
+        module = checker.schema.get("x-svcconf-rules") if checker else None
+        if module:
+            context = Context(
+                self.target, self.file, siblings, {"field_validation": self.field_validation, "kind": kind, "group_version": gv}
+            )
+            for function in registry.rules_for(module, kind):
+                findings.extend(function(unit.data, context))
+        # The schema and a rule may both see an empty required value; say it once.
+        unique: dict[tuple, Finding] = {}
+        for finding in findings:
+            unique.setdefault((finding.rule, finding.path, finding.message), finding)
+        findings = list(unique.values())
+        typed = {f.path for f in findings if f.rule == "wrong-type"}
+        for path, written, value, _line, _col in document.ambiguous:
+            relative = path[len(unit.prefix) :]
+            if (
+                path[: len(unit.prefix)] != unit.prefix
+                or relative in typed
+                or (unit.prefix == () and relative[:1] == ("items",) and kind.endswith("List"))
+            ):
+                continue
+            from .schema import is_secret
+
+            shown = "this value" if is_secret(relative) else f"unquoted {written}"
+            findings.append(
+                Finding(
+                    "ambiguous-scalar",
+                    relative,
+                    f"{shown} is read by the server (YAML 1.1) as {_canonical(value)} but by YAML 1.2 tools as {_yaml12(written)}; write {_canonical(value)} or quote it",
+                    Severity.WARNING,
+                )
+            )
+        return findings
+
+
+def _canonical(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _yaml12(written: str) -> str:
+    if written.lstrip("+-").isdigit():
+        return f"the decimal {int(written)}"
+    return f'the string "{written}"'
