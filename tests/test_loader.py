@@ -76,6 +76,6 @@ def test_documents_are_composed_by_libyaml() -> None:
     # The pure-Python parser is ~15x slower; svcconf must not fall back to it silently.
     from yaml.cyaml import CParser
 
-    from svcconf.source import NodeLoader
+    from svcconf.construct import NodeLoader
 
     assert issubclass(NodeLoader, CParser)
