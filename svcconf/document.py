@@ -58,11 +58,37 @@ class DocumentChecker:
             ], False
         findings: list[Finding] = []
         known = False
+        self._schema_checked: dict[Path, bool] = {}
         for unit in _units(data, self.naming):
             unit_findings, unit_known = self._check_unit(unit, document, siblings)
             known = known or unit_known
             findings.extend(Finding(f.rule, unit.prefix + f.path, f.message, f.severity, f.anchor) for f in unit_findings)
-        return findings, known
+        findings.extend(self._ambiguous(document, findings))
+        # The schema and a rule may both see an empty required value; say it once.
+        unique: dict[tuple, Finding] = {}
+        for finding in findings:
+            unique.setdefault((finding.rule, finding.path, finding.message), finding)
+        return list(unique.values()), known
+
+    def _ambiguous(self, document: Document, findings: list[Finding]) -> Iterator[Finding]:
+        """Warn about scalars YAML 1.2 tools read differently, inside objects whose schema was checked."""
+        if not document.ambiguous:
+            return
+        from .schema import is_secret
+
+        typed = {f.path for f in findings if f.rule == "wrong-type"}
+        for path, written, value, _line, _col in document.ambiguous:
+            owner = max((prefix for prefix in self._schema_checked if path[: len(prefix)] == prefix), key=len, default=None)
+            if owner is None or not self._schema_checked[owner] or path in typed:
+                continue
+            shown = "this value" if is_secret(path) else f"unquoted {written}"
+            yield Finding(
+                "ambiguous-scalar",
+                path,
+                f"{shown} is read by the server (YAML 1.1) as {_canonical(value)} but by YAML 1.2 tools as {_yaml12(written)}; "
+                f"write {_canonical(value)} or quote it",
+                Severity.WARNING,
+            )
 
     def _identify(self, unit: Unit) -> tuple[GroupVersion | None, str | None, list[Finding]]:
         data = unit.data
@@ -169,6 +195,7 @@ class DocumentChecker:
         from .schema import checker_for
 
         checker = checker_for(gv.group, gv.version, kind)
+        self._schema_checked[unit.prefix] = checker is not None
         ambiguous = {
             path[len(unit.prefix) :]: written
             for (path, written, _v, _l, _c) in document.ambiguous
@@ -177,36 +204,21 @@ class DocumentChecker:
         findings = list(checker.check(unit.data, self.field_validation, ambiguous)) if checker else []
         module = checker.schema.get("x-svcconf-rules") if checker else None
         if module:
+
+            def embedded(path: Path, data: dict, api_version: str | None = None, kind_name: str | None = None) -> list[Finding]:
+                inner = Unit(unit.prefix + path, data, self.naming.api_version(api_version) if api_version else None, kind_name)
+                inner_findings, _known = self._check_unit(inner, document, siblings)
+                return [Finding(f.rule, path + f.path, f.message, f.severity, f.anchor) for f in inner_findings]
+
             context = Context(
-                self.target, self.file, siblings, {"field_validation": self.field_validation, "kind": kind, "group_version": gv}
+                self.target,
+                self.file,
+                siblings,
+                {"field_validation": self.field_validation, "kind": kind, "group_version": gv},
+                embedded,
             )
             for function in registry.rules_for(module, kind):
                 findings.extend(function(unit.data, context))
-        # The schema and a rule may both see an empty required value; say it once.
-        unique: dict[tuple, Finding] = {}
-        for finding in findings:
-            unique.setdefault((finding.rule, finding.path, finding.message), finding)
-        findings = list(unique.values())
-        typed = {f.path for f in findings if f.rule == "wrong-type"}
-        for path, written, value, _line, _col in document.ambiguous:
-            relative = path[len(unit.prefix) :]
-            if (
-                path[: len(unit.prefix)] != unit.prefix
-                or relative in typed
-                or (unit.prefix == () and relative[:1] == ("items",) and kind.endswith("List"))
-            ):
-                continue
-            from .schema import is_secret
-
-            shown = "this value" if is_secret(relative) else f"unquoted {written}"
-            findings.append(
-                Finding(
-                    "ambiguous-scalar",
-                    relative,
-                    f"{shown} is read by the server (YAML 1.1) as {_canonical(value)} but by YAML 1.2 tools as {_yaml12(written)}; write {_canonical(value)} or quote it",
-                    Severity.WARNING,
-                )
-            )
         return findings
 
 

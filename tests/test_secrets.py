@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.cli import build_parser
+from svcconf.commands.validate import FORMATS
 
 from .helpers import run
 
@@ -38,7 +38,6 @@ resources:
               secret: {SECRETS["in a provider item with two providers"]}
 """
 
-FORMATS = build_parser()._subparsers._group_actions[0].choices["validate"]._option_string_actions["--format"].choices
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

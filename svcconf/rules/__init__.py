@@ -22,16 +22,35 @@ _CURRENT_MODULE: list[str] = []
 class Context:
     """What a rule may know besides its document."""
 
-    __slots__ = ("file", "options", "siblings", "target")
+    __slots__ = ("_embedded", "file", "options", "siblings", "target")
 
-    def __init__(self, target: tuple, file: str = "-", siblings: list[dict] | None = None, options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        target: tuple,
+        file: str = "-",
+        siblings: list[dict] | None = None,
+        options: dict[str, Any] | None = None,
+        embedded: Callable[..., list[Finding]] | None = None,
+    ) -> None:
         self.target = target  # target release, (1, NN)
         self.file = file
         self.siblings = siblings or []  # the documents of the same file
         self.options = options or {}
+        self._embedded = embedded
 
     def at_least(self, major: int, minor: int) -> bool:
         return self.target >= (major, minor)
+
+    def embedded(self, path: Path, data: Any, api_version: str | None = None, kind: str | None = None) -> list[Finding]:
+        """Check an object embedded at `path` as a document of its own (its schema and rules).
+
+        `api_version` (upstream spelling, e.g. "kubescheduler.config.k8s.io/v1") and `kind` are the
+        defaults when the object does not name them itself. Paths in the findings start at this
+        document, so positions point into the embedding file.
+        """
+        if self._embedded is None or not isinstance(data, dict):
+            return []
+        return self._embedded(path, data, api_version, kind)
 
 
 def rule(*kinds: str) -> Callable[[RuleFunction], RuleFunction]:

@@ -1,0 +1,40 @@
+"""What every command shares: exit codes, argument types, and how to report a problem."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+SEVERITIES = ("error", "warning", "info")
+
+
+def error(message: str) -> None:
+    sys.stderr.write(f"svcconf: {message}\n")
+
+
+def comma_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def size(text: str) -> int:
+    units = {"k": 1024, "m": 1024**2, "g": 1024**3}
+    text = text.strip().lower().removesuffix("ib").removesuffix("b")
+    factor = units.get(text[-1:], 1)
+    number = text[:-1] if text[-1:] in units else text
+    try:
+        return int(float(number) * factor)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 8M)") from None
+
+
+def release(text: str):
+    from ..registry import parse_release
+
+    try:
+        return parse_release(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None

@@ -1,0 +1,128 @@
+"""`svcconf validate`: check files, folders or stdin and report every problem with its position."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+
+from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, error, release, size
+
+FORMATS = ("text", "json", "sarif", "github", "junit")
+HELP = "check files, folders or stdin (-)"
+
+
+def add_parser(commands) -> None:
+    parser = commands.add_parser(
+        "validate",
+        help=HELP,
+        description="Check configuration files and report every problem with its position.",
+    )
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files, folders (searched for *.yaml, *.yml, *.json) or - for stdin; default: ."
+    )
+    parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="report format (default: text)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    parser.add_argument("--fail-on", choices=SEVERITIES, default=None, help="lowest severity that makes the exit code 1 (default: error)")
+    parser.add_argument(
+        "--target-version", type=release, metavar="1.NN", help="release to check against (default: the newest release svcconf knows)"
+    )
+    parser.add_argument("--api-domain", metavar="DOMAIN", help="domain suffix of API groups (default: $SVCCONF_API_DOMAIN or k8s.io)")
+    parser.add_argument(
+        "--field-validation", choices=("Strict", "Warn", "Ignore"), help="unknown fields are errors, warnings or ignored (default: Strict)"
+    )
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
+    parser.add_argument("--select", type=comma_list, metavar="IDS", help="report only these rule ids (comma list)")
+    parser.add_argument("--ignore", type=comma_list, metavar="IDS", help="never report these rule ids (comma list)")
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=None, metavar="N", help="worker processes for many files (default: number of cores)"
+    )
+    parser.add_argument("--max-file-size", type=size, metavar="SIZE", help="skip larger files with a warning (default: 8M)")
+    parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
+    parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
+    parser.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output (default: auto; NO_COLOR is honoured)"
+    )
+
+    parser.set_defaults(run=run)
+
+
+def _options(args, config_values: dict):
+    from ..model import Severity
+    from ..naming import default_domain, valid_domain
+    from ..pipeline import Options
+    from ..registry import parse_release
+
+    options = Options()
+    if "target-version" in config_values:
+        options.target = parse_release(config_values["target-version"])
+    options.api_domain = config_values.get("api-domain", options.api_domain)
+    if os.environ.get("SVCCONF_API_DOMAIN"):
+        options.api_domain = default_domain()
+    options.field_validation = config_values.get("field-validation", options.field_validation)
+    options.exclude = list(config_values.get("exclude", []))
+    options.select = list(config_values.get("select", []))
+    options.ignore = list(config_values.get("ignore", []))
+    options.severity = {rule: Severity.parse(level) for rule, level in config_values.get("severity", {}).items()}
+    options.per_file_ignores = dict(config_values.get("per-file-ignores", {}))
+    if args.target_version:
+        options.target = args.target_version
+    if args.api_domain:
+        options.api_domain = args.api_domain
+    if not valid_domain(options.api_domain):
+        raise ValueError(f"--api-domain {options.api_domain!r} is not a DNS domain such as k8s.io")
+    if args.field_validation:
+        options.field_validation = args.field_validation
+    options.exclude += args.exclude
+    if args.select is not None:
+        options.select = args.select
+    if args.ignore is not None:
+        options.ignore += args.ignore
+    if args.max_file_size:
+        options.max_file_size = args.max_file_size
+    options.jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
+    return options
+
+
+def _use_color(choice: str, stream) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def run(args) -> int:
+    from ..config import ConfigError, find_config, load_config
+    from ..model import Severity
+    from ..pipeline import validate
+    from ..report import render
+
+    config_values: dict = {}
+    try:
+        if args.config:
+            config_values = load_config(args.config).values
+        elif not args.no_config:
+            found = find_config()
+            if found is not None:
+                config_values = load_config(found).values
+        options = _options(args, config_values)
+    except ConfigError as err:
+        for d in err.diagnostics:
+            where = f" {d.path_text}:" if d.path_text else ""
+            error(f"{d.file}:{d.line}:{d.column}: invalid configuration:{where} {d.message}")
+        return EXIT_USAGE
+    except ValueError as err:
+        error(str(err))
+        return EXIT_USAGE
+
+    report = validate(args.paths or ["."], options)
+    with open(args.output, "w", encoding="utf-8") if args.output else contextlib.nullcontext(sys.stdout) as stream:
+        render(report, args.format, stream, color=args.format == "text" and _use_color(args.color, stream))
+    for path in report.unreadable:
+        error(f"{path}: no such file or folder")
+    # A path that cannot be read is not a finding about configuration: the run itself failed.
+    if report.unreadable or any(d.rule == "unreadable-file" for d in report.diagnostics):
+        return EXIT_USAGE
+    fail_on = Severity.parse(args.fail_on or config_values.get("fail-on", "error"))
+    return EXIT_FINDINGS if any(d.severity >= fail_on for d in report.diagnostics) else EXIT_OK

@@ -1,0 +1,1 @@
+"""Default configuration documents, one module per component family; see commands/print.py."""

@@ -1,0 +1,40 @@
+"""A rule can check an object embedded in its document as a document of its own kind."""
+
+from __future__ import annotations
+
+from svcconf import registry
+from svcconf.pipeline import check_text
+
+OUTER = """apiVersion: audit.k8s.io/v1
+kind: Policy
+rules:
+  - level: Metadata
+"""
+
+
+def test_embedded_object_is_checked_with_its_own_schema_and_rules(monkeypatch) -> None:
+    original = registry.rules_for
+    inner = {"rules": [{"level": "Bogus"}], "omitManagedFields": "yes"}
+
+    def with_embedding(module, kind):
+        functions = list(original(module, kind))
+        if kind == "Policy" and module == "audit":
+
+            def embed(doc, ctx):
+                if doc is not inner:
+                    # The embedded object names no apiVersion or kind: the defaults apply.
+                    return ctx.embedded(("rules", 0), inner, "audit.k8s.io/v1", "Policy")
+                return []
+
+            functions.append(embed)
+        return functions
+
+    monkeypatch.setattr(registry, "rules_for", with_embedding)
+    result = check_text(OUTER)
+    found = sorted((d.rule, d.path_text) for d in result.diagnostics)
+    assert found == [
+        ("invalid-value", "rules[0].rules[0].level"),
+        ("wrong-type", "rules[0].omitManagedFields"),
+    ]
+    # Positions point into the embedding file (here: the nearest written node, rules[0]).
+    assert {(d.line, d.column) for d in result.diagnostics} == {(4, 5)}
