@@ -41,8 +41,9 @@ def _units(data: dict, naming: Naming) -> Iterator[Unit]:
 class DocumentChecker:
     """Checks the units of one document against lifecycle, schema and rules."""
 
-    def __init__(self, target: tuple, api_domain: str, field_validation: str, file: str) -> None:
+    def __init__(self, target: tuple, api_domain: str, field_validation: str, file: str, bootstrap: str | None = None) -> None:
         self.target = target
+        self.bootstrap = bootstrap
         self.field_validation = field_validation
         self.file = file
         self.naming = Naming(api_domain)
@@ -97,7 +98,8 @@ class DocumentChecker:
         gv = self.naming.api_version(written_version) if isinstance(written_version, str) else unit.default_gv
         kind = self.naming.kind(written_kind) if isinstance(written_kind, str) else unit.default_kind
         if gv is not None and kind is not None:
-            return gv, kind, []
+            group, version, kind = registry.canonical(gv.group, gv.version, kind)
+            return GroupVersion(group, version), kind, []
         if gv is not None and self.table.group_scope.get(gv.group) == "config" and "kind" not in data:
             return (
                 None,
@@ -214,7 +216,13 @@ class DocumentChecker:
                 self.target,
                 self.file,
                 siblings,
-                {"field_validation": self.field_validation, "kind": kind, "group_version": gv},
+                {
+                    "field_validation": self.field_validation,
+                    "kind": kind,
+                    "group_version": gv,
+                    "api_domain": self.naming.domain,
+                    "bootstrap": self.bootstrap,
+                },
                 embedded,
             )
             for function in registry.rules_for(module, kind):

@@ -36,6 +36,7 @@ class Options:
         ignore: list[str] | None = None,
         severity: dict[str, Severity] | None = None,
         per_file_ignores: dict[str, list[str]] | None = None,
+        bootstrap: str | None = None,
     ) -> None:
         self.target = target
         self.api_domain = api_domain
@@ -47,6 +48,7 @@ class Options:
         self.ignore = ignore or []
         self.severity = severity or {}
         self.per_file_ignores = per_file_ignores or {}
+        self.bootstrap = bootstrap  # "init" or "join": what a bootstrap file is for (None: inferred)
 
     def resolved_target(self) -> tuple:
         return self.target or registry.lifecycle().newest
@@ -138,7 +140,7 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
         result.diagnostics.append(Diagnostic(name, problem.line, problem.column, problem.rule, problem.severity, problem.message))
     if not source.documents and not source.problems:
         result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, "file holds no YAML document; skipped"))
-    checker = DocumentChecker(options.resolved_target(), options.api_domain, options.field_validation, name)
+    checker = DocumentChecker(options.resolved_target(), options.api_domain, options.field_validation, name, options.bootstrap)
     siblings = [doc.data for doc in source.documents]
     for document in source.documents:
         for problem in document.problems:

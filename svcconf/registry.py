@@ -73,6 +73,30 @@ def load_schema(group: str, version: str, kind: str) -> dict | None:
         return json.load(handle)
 
 
+@functools.lru_cache(maxsize=1)
+def aliases() -> dict[tuple[str, str, str], tuple[str, str, str]]:
+    """Other names of a kind: (group, version, kind) as written -> the name svcconf files it under.
+
+    The spec writes some API server kinds under `apiserver.{api_domain}` where upstream registers
+    them under `apiserver.config.k8s.io`; both must validate.
+    """
+    table: dict[tuple[str, str, str], tuple[str, str, str]] = {}
+    with open(os.path.join(PACKAGE_DIR, "data", "aliases.tsv"), encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("#") or not line.strip():
+                continue
+            cells = [cell.strip() for cell in line.rstrip("\n").split("\t")]
+            if cells[:3] == ["group", "version", "kind"]:
+                continue
+            table[(cells[0], cells[1], cells[2])] = (cells[3], cells[4], cells[5])
+    return table
+
+
+def canonical(group: str, version: str, kind: str) -> tuple[str, str, str]:
+    """The name a kind is filed under (itself unless the alias table says otherwise)."""
+    return aliases().get((group, version, kind), (group, version, kind))
+
+
 class Lifecycle(NamedTuple):
     """One row of the lifecycle table."""
 

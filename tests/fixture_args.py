@@ -19,4 +19,5 @@ def options_for(text: str) -> Options:
         options.target = args.target_version
     if args.api_domain:
         options.api_domain = args.api_domain
+    options.bootstrap = args.bootstrap
     return options

@@ -39,7 +39,6 @@ resources:
 """
 
 
-
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_no_secret_in_any_format(tmp_path, fmt: str) -> None:
     path = tmp_path / "enc.yaml"

@@ -38,6 +38,9 @@ def add_parser(commands) -> None:
         "-j", "--jobs", type=int, default=None, metavar="N", help="worker processes for many files (default: number of cores)"
     )
     parser.add_argument("--max-file-size", type=size, metavar="SIZE", help="skip larger files with a warning (default: 8M)")
+    parser.add_argument(
+        "--bootstrap", choices=("init", "join"), help="what a bootstrap file is for (default: inferred from the kinds it holds)"
+    )
     parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
     parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
     parser.add_argument(
@@ -81,6 +84,7 @@ def _options(args, config_values: dict):
     if args.max_file_size:
         options.max_file_size = args.max_file_size
     options.jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
+    options.bootstrap = args.bootstrap
     return options
 
 
