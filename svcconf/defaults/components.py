@@ -1,0 +1,94 @@
+"""`svcconf print defaults KIND`: a component's fully defaulted configuration, from svcconf/data/defaults/<Kind>.yaml.
+
+The data files hold the upstream default documents in upstream spelling; printing rewrites the
+groups and kinds for `--naming` and `--api-domain`, and leaves every other byte as it is.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+DEFAULTS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "defaults")
+# The node agent keeps its name in both spellings (the spec writes it KubeletConfiguration).
+KEEP_KUBE_WORD = frozenset({"KubeletConfiguration"})
+_API_VERSION = re.compile(r"^(\s*apiVersion:\s*)([^\s/]+)(/\S+\s*)$")
+_KIND = re.compile(r"^(\s*kind:\s*)(\S+)(\s*)$")
+
+
+def kinds() -> list[str]:
+    """Kinds that have printed defaults."""
+    if not os.path.isdir(DEFAULTS_DIR):
+        return []
+    return sorted(name[: -len(".yaml")] for name in os.listdir(DEFAULTS_DIR) if name.endswith(".yaml"))
+
+
+def resolve(written: str) -> str | None:
+    """The upstream kind for a kind written in either spelling, when it has defaults."""
+    from ..naming import Naming
+
+    available = kinds()
+    for candidate in (written, Naming.kind(written)):
+        if candidate in available:
+            return candidate
+    if written.startswith("Svclet"):  # KubeletConfiguration written with the svc word
+        candidate = "Kube" + written[3:]
+        return candidate if candidate in available else None
+    return None
+
+
+def document(kind: str, domain: str = "k8s.io", spelling: str = "kube") -> str | None:
+    """The defaulted document of an upstream kind, spelled for the domain and naming; None without defaults."""
+    from ..naming import Naming
+
+    path = os.path.join(DEFAULTS_DIR, f"{kind}.yaml")
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    naming = Naming(domain)
+    word = "kube" if kind in KEEP_KUBE_WORD else spelling
+    lines = []
+    for line in text.splitlines(keepends=True):
+        match = _API_VERSION.match(line)
+        if match:
+            line = match.group(1) + naming.spell_group(match.group(2), word) + match.group(3)
+        else:
+            match = _KIND.match(line)
+            if match:
+                line = match.group(1) + naming.spell_kind(match.group(2), word) + match.group(3)
+        lines.append(line)
+    return "".join(lines)
+
+
+def add_parsers(targets) -> None:
+    parser = targets.add_parser(
+        "defaults",
+        help="a component's fully defaulted configuration",
+        description="Print the fully defaulted configuration document of a component, as the component itself "
+        "fills it in (default feature gates, Linux). KIND may be written in either spelling, e.g. "
+        "KubeSchedulerConfiguration or SvcSchedulerConfiguration.",
+    )
+    parser.add_argument("kind", metavar="KIND", help="the kind to print")
+    parser.add_argument("--naming", choices=("kube", "svc"), default="kube", help="spelling of groups and kinds (default: kube)")
+    parser.add_argument("--api-domain", metavar="DOMAIN", help="domain suffix of API groups (default: $SVCCONF_API_DOMAIN or k8s.io)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    import sys
+
+    from ..commands import EXIT_OK, EXIT_USAGE, error
+    from ..naming import default_domain, valid_domain
+
+    domain = args.api_domain or default_domain()
+    if not valid_domain(domain):
+        error(f"--api-domain {domain!r} is not a DNS domain such as k8s.io")
+        return EXIT_USAGE
+    kind = resolve(args.kind)
+    text = document(kind, domain, args.naming) if kind else None
+    if text is None:
+        error(f"no defaults for kind {args.kind!r}; kinds with defaults: {', '.join(kinds()) or 'none'}")
+        return EXIT_USAGE
+    sys.stdout.write(text)
+    return EXIT_OK
