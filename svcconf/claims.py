@@ -1,0 +1,231 @@
+"""Evaluate an AuthenticationConfiguration against a JWT payload the way the API server's JWT authenticator maps it.
+
+Steps, as upstream runs them: pick the authenticator whose issuer URL equals `iss`, check the
+audience and expiry, run the claim validation rules, map username, groups, uid and extra, then run
+the user validation rules. The token's signature is not checked (the payload is given by the user).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Rejected(Exception):
+    """The server would reject the token; the message says why."""
+
+
+class RuleOutcome(NamedTuple):
+    label: str  # what the rule checks, from the config (never a claim value)
+    passed: bool
+    note: str = ""
+
+
+class Explanation(NamedTuple):
+    index: int | None = None  # jwt[index] that handles the token
+    issuer: str = ""
+    audience: str = ""
+    claim_rules: tuple = ()
+    user: dict | None = None
+    user_rules: tuple = ()
+    rejected: str | None = None
+
+
+def go_json(value: Any) -> Any:
+    """JSON numbers become float64 in Go's map[string]interface{}: CEL sees doubles."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, list):
+        return [go_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: go_json(v) for k, v in value.items()}
+    return value
+
+
+def explain(config: dict, claims: dict, now: float) -> Explanation:
+    """Walk the authenticators for this payload; the Explanation says how far it got."""
+    iss = claims.get("iss")
+    jwts = [j if isinstance(j, dict) else {} for j in config.get("jwt") or []]
+    for index, jwt in enumerate(jwts):
+        issuer = jwt.get("issuer") or {}
+        if issuer.get("url") == iss:
+            return _explain_one(index, jwt, claims, now)
+    return Explanation(rejected=f"no authenticator has issuer url {_quote(iss)} (the iss claim)")
+
+
+def _explain_one(index: int, jwt: dict, claims: dict, now: float) -> Explanation:
+    issuer = jwt.get("issuer") or {}
+    state: dict[str, Any] = {"index": index, "issuer": issuer.get("url", "")}
+    try:
+        state["audience"] = _match_audience(issuer, claims.get("aud"))
+        _check_expiry(claims, now)
+        state["claim_rules"] = tuple(_claim_rules(jwt.get("claimValidationRules") or [], claims))
+        failed = [r for r in state["claim_rules"] if not r.passed]
+        if failed:
+            raise Rejected(f"claim validation rule failed: {failed[0].label}")
+        state["user"] = _map_user(jwt.get("claimMappings") or {}, claims)
+        state["user_rules"] = tuple(_user_rules(jwt.get("userValidationRules") or [], state["user"]))
+        failed = [r for r in state["user_rules"] if not r.passed]
+        if failed:
+            raise Rejected(f"user validation rule failed: {failed[0].label}")
+    except Rejected as why:
+        state["rejected"] = str(why)
+    return Explanation(**state)
+
+
+def _quote(value: Any) -> str:
+    from .model import render_value
+
+    return render_value(value)
+
+
+def _match_audience(issuer: dict, aud: Any) -> str:
+    wanted = [a for a in issuer.get("audiences") or [] if isinstance(a, str)]
+    given = [aud] if isinstance(aud, str) else [a for a in aud or [] if isinstance(a, str)] if isinstance(aud, list) else []
+    for audience in wanted:
+        if audience in given:
+            return audience
+    raise Rejected(f"oidc: expected audience in {_quote(wanted)}, got none of them in the aud claim")
+
+
+def _check_expiry(claims: dict, now: float) -> None:
+    exp = claims.get("exp")
+    if not isinstance(exp, (int, float)) or isinstance(exp, bool):
+        raise Rejected("oidc: token has no exp claim (a token without expiry is treated as expired)")
+    if exp < now:
+        raise Rejected("oidc: token is expired (exp is in the past)")
+
+
+def evaluate(expression: str, variable: str, value: Any) -> Any:
+    """Run one expression; a CEL error becomes a rejection, as at the server."""
+    from . import cel
+
+    try:
+        result = cel.environment(variable, cel.release_bucket((1, 36))).compile(expression).eval(data={variable: value})
+    except RuntimeError as error:
+        raise Rejected(f"expression '{expression}' resulted in error: {_short(error)}") from None
+    if result.type().name() == "ERROR":
+        raise Rejected(f"expression '{expression}' resulted in error: {_short(result.plain_value())}")
+    return _plain(result.plain_value())
+
+
+def _short(error: Any) -> str:
+    return str(error).removeprefix("INVALID_ARGUMENT: ").split(" [", 1)[0]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _claim_rules(rules: list, claims: dict) -> list[RuleOutcome]:
+    out = []
+    for rule in rules:
+        rule = rule if isinstance(rule, dict) else {}
+        if rule.get("claim"):
+            claim, wanted = rule["claim"], rule.get("requiredValue", "")
+            value = claims.get(claim)
+            label = f"claim {claim} == {_quote(wanted)}"
+            if claim not in claims:
+                out.append(RuleOutcome(label, False, f"claim {claim} not present"))
+            else:
+                out.append(RuleOutcome(label, value == wanted, "" if value == wanted else "value does not match"))
+        elif rule.get("expression"):
+            result = evaluate(rule["expression"], "claims", go_json(claims))
+            if not isinstance(result, bool):
+                raise Rejected(f"validation expression '{rule['expression']}' must return a boolean")
+            out.append(RuleOutcome(rule["expression"], result, "" if result else rule.get("message", "")))
+    return out
+
+
+def _map_user(mappings: dict, claims: dict) -> dict:
+    username = _username(mappings.get("username") or {}, claims)
+    groups = _groups(mappings.get("groups") or {}, claims)
+    uid = _uid(mappings.get("uid") or {}, claims)
+    extra = {}
+    for item in mappings.get("extra") or []:
+        item = item if isinstance(item, dict) else {}
+        values = _strings(evaluate(item.get("valueExpression", ""), "claims", go_json(claims)), "extra mapping expression")
+        if values:
+            extra[item.get("key", "")] = values
+    return {"username": username, "uid": uid, "groups": groups, "extra": extra}
+
+
+def _username(mapping: dict, claims: dict) -> str:
+    if mapping.get("expression"):
+        value = evaluate(mapping["expression"], "claims", go_json(claims))
+        if not isinstance(value, str):
+            raise Rejected("oidc: error evaluating username claim expression: username claim expression must return a string")
+        if not value:
+            raise Rejected("oidc: empty username via CEL expression is not allowed")
+        return value
+    claim = mapping.get("claim", "")
+    if claim not in claims:
+        raise Rejected(f'oidc: parse username claims "{claim}": claim not present')
+    value = claims[claim]
+    if not isinstance(value, str):
+        raise Rejected(f'oidc: parse username claims "{claim}": claim is not a string')
+    if claim == "email" and "email_verified" in claims:
+        verified = claims["email_verified"]
+        if not isinstance(verified, bool):
+            raise Rejected("oidc: parse 'email_verified' claim: not a boolean")
+        if not verified:
+            raise Rejected("oidc: email not verified")
+    return (mapping.get("prefix") or "") + value
+
+
+def _groups(mapping: dict, claims: dict) -> list[str]:
+    if mapping.get("expression"):
+        return _strings(evaluate(mapping["expression"], "claims", go_json(claims)), "groups claim expression")
+    claim = mapping.get("claim")
+    if not claim or claim not in claims:
+        return []
+    value = claims[claim]
+    values = [value] if isinstance(value, str) else value if isinstance(value, list) else None
+    if values is None or not all(isinstance(v, str) for v in values):
+        raise Rejected(f'oidc: parse groups claim "{claim}": not a string or a list of strings')
+    prefix = mapping.get("prefix") or ""
+    return [prefix + v for v in values]
+
+
+def _uid(mapping: dict, claims: dict) -> str:
+    if mapping.get("expression"):
+        value = evaluate(mapping["expression"], "claims", go_json(claims))
+        if not isinstance(value, str):
+            raise Rejected("oidc: error evaluating uid claim expression: uid claim expression must return a string")
+        return value
+    claim = mapping.get("claim")
+    if not claim:
+        return ""
+    if claim not in claims:
+        raise Rejected(f'oidc: parse uid claim "{claim}": claim not present')
+    if not isinstance(claims[claim], str):
+        raise Rejected(f'oidc: parse uid claim "{claim}": claim is not a string')
+    return claims[claim]
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    """A string or list of strings; empty strings are dropped and null means absent."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [v for v in value if v]
+    raise Rejected(f"oidc: {what} must return a string or a list of strings")
+
+
+def _user_rules(rules: list, user: dict) -> list[RuleOutcome]:
+    out = []
+    for rule in rules:
+        rule = rule if isinstance(rule, dict) else {}
+        expression = rule.get("expression", "")
+        result = evaluate(expression, "user", user)
+        if not isinstance(result, bool):
+            raise Rejected(f"validation expression '{expression}' must return a boolean")
+        out.append(RuleOutcome(expression, result, "" if result else rule.get("message", "")))
+    return out

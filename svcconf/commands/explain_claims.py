@@ -1,0 +1,150 @@
+"""`svcconf explain-claims`: which authenticator takes a JWT payload, and the user the server would make of it."""
+
+from __future__ import annotations
+
+import sys
+
+from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
+
+AUTHN_KIND = "AuthenticationConfiguration"
+
+
+def add_parser(commands) -> None:
+    parser = commands.add_parser(
+        "explain-claims",
+        help="evaluate an AuthenticationConfiguration against a JWT payload",
+        description="Show which JWT authenticator takes the token, each claim validation rule's result, and the "
+        "username, uid, groups and extra the API server would map. The signature is not checked.",
+    )
+    parser.add_argument("config", metavar="CONFIG", help="AuthenticationConfiguration file")
+    parser.add_argument("--claims", required=True, metavar="CLAIMS.json", help="JWT payload as JSON, or a compact JWT ('-' reads stdin)")
+    parser.add_argument("--secret", action="append", default=[], metavar="CLAIM", help="claim whose value is never printed (repeatable)")
+    parser.add_argument("--now", type=float, default=None, metavar="SECONDS", help="time to check exp against (Unix seconds; default: now)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    import time
+
+    from ..claims import explain
+
+    config = _load_config(args.config)
+    claims = _load_claims(args.claims)
+    if config is None or claims is None:
+        return EXIT_USAGE
+    result = explain(config, claims, time.time() if args.now is None else args.now)
+    secrets = [v for name in args.secret for v in _secret_values(claims.get(name))]
+    sys.stdout.write(render(result, secrets))
+    return EXIT_FINDINGS if result.rejected else EXIT_OK
+
+
+def _load_config(path: str) -> dict | None:
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            documents = list(yaml.safe_load_all(handle))
+    except (OSError, yaml.YAMLError, UnicodeDecodeError) as problem:
+        error(f"cannot read {path}: {problem}")
+        return None
+    for document in documents:
+        if isinstance(document, dict) and document.get("kind") == AUTHN_KIND:
+            problems = _config_errors(path)
+            if problems:
+                error(f"{path} has {problems} error(s) the server would refuse; run `svcconf validate {path}`")
+                return None
+            return document
+    error(f"{path} holds no {AUTHN_KIND}")
+    return None
+
+
+def _config_errors(path: str) -> int:
+    from ..model import Severity
+    from ..pipeline import Options, check_file
+
+    result = check_file(path, Options(jobs=1))
+    return sum(1 for d in result.diagnostics if d.severity == Severity.ERROR)
+
+
+def _load_claims(path: str) -> dict | None:
+    import base64
+    import json
+    from pathlib import Path
+
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as problem:
+        error(f"cannot read {path}: {problem}")
+        return None
+    text = text.strip()
+    if not text.startswith("{") and text.count(".") == 2:
+        # A compact JWT: only its payload is read; the token itself is never printed.
+        payload = text.split(".")[1]
+        try:
+            text = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            error(f"{path}: not a JSON payload or a JWT")
+            return None
+    try:
+        claims = json.loads(text)
+    except ValueError as problem:
+        error(f"{path}: not a JSON payload or a JWT ({problem.__class__.__name__})")
+        return None
+    if not isinstance(claims, dict):
+        error(f"{path}: the payload must be a JSON object")
+        return None
+    return claims
+
+
+def _secret_values(value) -> list[str]:
+    if isinstance(value, str) and value:
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str) and v]
+    return []
+
+
+def render(result, secrets: list[str] = ()) -> str:
+    """The explanation as text; a value holding a secret claim's value prints as <redacted>."""
+    from ..model import render_value
+
+    def q(value: str) -> str:
+        return "<redacted>" if any(secret in value for secret in secrets) else render_value(value)
+
+    lines = []
+    if result.index is None:
+        lines.append("authenticator: none")
+    else:
+        lines.append(f"authenticator: jwt[{result.index}] (issuer {result.issuer})")
+        if result.audience:
+            lines.append(f"audience: {q(result.audience)}")
+    if result.claim_rules:
+        lines.append("claim validation rules:")
+        lines += [_outcome(i, r) for i, r in enumerate(result.claim_rules)]
+    if result.user is not None:
+        user = result.user
+        lines.append("user:")
+        lines.append(f"  username: {q(user['username'])}")
+        if user["uid"]:
+            lines.append(f"  uid: {q(user['uid'])}")
+        if user["groups"]:
+            lines.append(f"  groups: {', '.join(q(g) for g in user['groups'])}")
+        for key in sorted(user["extra"]):
+            lines.append(f"  extra {key}: {', '.join(q(v) for v in user['extra'][key])}")
+    if result.user_rules:
+        lines.append("user validation rules:")
+        lines += [_outcome(i, r) for i, r in enumerate(result.user_rules)]
+    if result.rejected:
+        reason = result.rejected
+        for secret in secrets:
+            reason = reason.replace(secret, "<redacted>")
+        lines.append(f"result: rejected: {reason}")
+    else:
+        lines.append("result: authenticated")
+    return "\n".join(lines) + "\n"
+
+
+def _outcome(index: int, outcome) -> str:
+    verdict = "pass" if outcome.passed else "fail"
+    note = f" ({outcome.note})" if outcome.note else ""
+    return f"  [{index}] {outcome.label}: {verdict}{note}"
