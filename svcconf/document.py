@@ -142,7 +142,9 @@ class DocumentChecker:
             versions = ", ".join(sorted(self.table.group_versions.get(gv.group, ())))
             return [Finding("unknown-api-version", ("apiVersion",), f"{gv} does not exist; versions of {gv.group}: {versions}")], True
         findings.extend(self._lifecycle(gv, kind, row, scope))
-        if has_schema:
+        # A release that does not know the version cannot judge its content either.
+        unavailable = any(f.rule == "unavailable-api-version" for f in findings)
+        if has_schema and not unavailable:
             findings.extend(self._schema_and_rules(gv, kind, unit, document, siblings))
         # A current version of an ordinary API group has nothing more to check: it counts as skipped.
         return findings, has_schema or bool(findings) or scope == "config"
