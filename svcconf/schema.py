@@ -15,7 +15,7 @@ from typing import Any
 from .model import Anchor, Finding, Path, Severity, render_path, render_value
 
 FIELD_VALIDATION_LEVELS = ("Strict", "Warn", "Ignore")
-SECRET_FIELDS = frozenset({"secret", "token", "clientKeyData", "certificateKey", "privateKey", "password"})
+SECRET_FIELDS = frozenset({"secret", "token", "tlsBootstrapToken", "clientKeyData", "certificateKey", "privateKey", "password"})
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
 
