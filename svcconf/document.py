@@ -63,12 +63,12 @@ class DocumentChecker:
         for unit in _units(data, self.naming):
             unit_findings, unit_known = self._check_unit(unit, document, siblings)
             known = known or unit_known
-            findings.extend(Finding(f.rule, unit.prefix + f.path, f.message, f.severity, f.anchor) for f in unit_findings)
+            findings.extend(f.under(unit.prefix) for f in unit_findings)
         findings.extend(self._ambiguous(document, findings))
         # The schema and a rule may both see an empty required value; say it once.
         unique: dict[tuple, Finding] = {}
         for finding in findings:
-            unique.setdefault((finding.rule, finding.path, finding.message), finding)
+            unique.setdefault((finding.rule, finding.path, finding.message, finding.document), finding)
         return list(unique.values()), known
 
     def _ambiguous(self, document: Document, findings: list[Finding]) -> Iterator[Finding]:
@@ -212,7 +212,7 @@ class DocumentChecker:
             def embedded(path: Path, data: dict, api_version: str | None = None, kind_name: str | None = None) -> list[Finding]:
                 inner = Unit(unit.prefix + path, data, self.naming.api_version(api_version) if api_version else None, kind_name)
                 inner_findings, _known = self._check_unit(inner, document, siblings)
-                return [Finding(f.rule, path + f.path, f.message, f.severity, f.anchor) for f in inner_findings]
+                return [f.under(path) for f in inner_findings]
 
             context = Context(
                 self.target,

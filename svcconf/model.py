@@ -60,6 +60,12 @@ class Finding(NamedTuple):
     message: str
     severity: Severity = Severity.ERROR
     anchor: Anchor = Anchor.VALUE
+    # Cross-document rules may speak about a sibling: its position in ctx.siblings (None: this document).
+    document: int | None = None
+
+    def under(self, prefix: Path) -> Finding:
+        """The same finding with its path starting `prefix` higher up in its own document."""
+        return self if self.document is not None or not prefix else self._replace(path=prefix + self.path)
 
 
 class Diagnostic(NamedTuple):

@@ -153,14 +153,16 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
         result.documents += 1
         if not known:
             result.skipped += 1
-        data = document.data if isinstance(document.data, dict) else {}
-        api_version = data.get("apiVersion") if isinstance(data.get("apiVersion"), str) else None
-        kind = data.get("kind") if isinstance(data.get("kind"), str) else None
         for finding in findings:
-            line, column = position(document.root, finding.path, finding.anchor)
+            # A cross-document rule may place its finding in a sibling document.
+            target = source.documents[finding.document] if finding.document is not None else document
+            data = target.data if isinstance(target.data, dict) else {}
+            api_version = data.get("apiVersion") if isinstance(data.get("apiVersion"), str) else None
+            kind = data.get("kind") if isinstance(data.get("kind"), str) else None
+            line, column = position(target.root, finding.path, finding.anchor)
             result.diagnostics.append(
                 Diagnostic(
-                    name, line, column, finding.rule, finding.severity, finding.message, finding.path, document.index + 1, api_version, kind
+                    name, line, column, finding.rule, finding.severity, finding.message, finding.path, target.index + 1, api_version, kind
                 )
             )
     result.diagnostics = _configure(result.diagnostics, name, options)

@@ -16,7 +16,19 @@ from svcconf.pipeline import Options, check_file
 
 from .conftest import CORPUS
 
-AREAS = ("audit", "encryption", "admission", "apiserver-misc", "events", "scheduler", "proxy", "controller-manager", "authn", "authz", "bootstrap")
+AREAS = (
+    "audit",
+    "encryption",
+    "admission",
+    "apiserver-misc",
+    "events",
+    "scheduler",
+    "proxy",
+    "controller-manager",
+    "authn",
+    "authz",
+    "bootstrap",
+)
 # SVCCONF_CORPUS_AREAS=authn,authz checks other areas while their kinds are being written.
 AREAS = tuple(a for a in os.environ.get("SVCCONF_CORPUS_AREAS", ",".join(AREAS)).split(",") if a)
 

@@ -75,6 +75,7 @@ def check(doc: dict, ctx: Context) -> Iterator[Finding]:
     mine = [d for _g, _v, k, d in docs if k != KUBEPROXY_KIND]
     if mine and mine[0] is doc:
         yield from _file_level(ctx, docs)
+        yield from _other_documents(ctx)
     yield from _duplicate(doc, kind, docs)
     yield from _ignored(doc, kind, ctx)
 
@@ -100,6 +101,37 @@ def _file_level(ctx: Context, docs: list) -> Iterator[Finding]:
                     "component configurations from the cluster",
                 )
                 break
+
+
+def _other_documents(ctx: Context) -> Iterator[Finding]:
+    """File-level findings placed in the documents they are about: a duplicated proxy document,
+    and documents of kinds the tool does not read at all (init warns about each, as the tool does)."""
+    naming = _naming(ctx)
+    seen: set[str] = set()
+    action = intent(ctx)
+    for position, sibling in enumerate(ctx.siblings):
+        gvk = identify(sibling, naming)
+        if gvk is None:
+            continue
+        group, version, kind = gvk
+        if group == KUBEPROXY and kind == KUBEPROXY_KIND:  # the kubelet document checks itself
+            if kind in seen:
+                yield Finding(
+                    "duplicate-bootstrap-kind",
+                    ("kind",),
+                    f'invalid configuration: kind "{kind}" is specified twice in YAML file',
+                    document=position,
+                )
+            seen.add(kind)
+        elif group != KUBEADM and COMPONENT_KINDS.get(group) != kind and action == "init":
+            written = f"{group}/{version}" if group else version
+            yield Finding(
+                "ignored-bootstrap-document",
+                ("kind",),
+                f"[config] WARNING: Ignored configuration document with GroupVersionKind {written}, Kind={kind}",
+                Severity.WARNING,
+                document=position,
+            )
 
 
 def _duplicate(doc: dict, kind: str, docs: list) -> Iterator[Finding]:
