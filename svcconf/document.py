@@ -41,9 +41,9 @@ def _units(data: dict, naming: Naming) -> Iterator[Unit]:
 class DocumentChecker:
     """Checks the units of one document against lifecycle, schema and rules."""
 
-    def __init__(self, target: tuple, api_domain: str, field_validation: str, file: str, bootstrap: str | None = None) -> None:
+    def __init__(self, target: tuple, api_domain: str, field_validation: str, file: str, inputs: dict | None = None) -> None:
         self.target = target
-        self.bootstrap = bootstrap
+        self.inputs = inputs or {}  # facts about the cluster the file is for (--bootstrap, --service-account-issuer)
         self.field_validation = field_validation
         self.file = file
         self.naming = Naming(api_domain)
@@ -223,7 +223,7 @@ class DocumentChecker:
                     "kind": kind,
                     "group_version": gv,
                     "api_domain": self.naming.domain,
-                    "bootstrap": self.bootstrap,
+                    **self.inputs,
                 },
                 embedded,
             )

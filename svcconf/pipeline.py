@@ -37,6 +37,8 @@ class Options:
         severity: dict[str, Severity] | None = None,
         per_file_ignores: dict[str, list[str]] | None = None,
         bootstrap: str | None = None,
+        service_account_issuers: list[str] | None = None,
+        fs_checks: bool = False,
     ) -> None:
         self.target = target
         self.api_domain = api_domain
@@ -49,6 +51,10 @@ class Options:
         self.severity = severity or {}
         self.per_file_ignores = per_file_ignores or {}
         self.bootstrap = bootstrap  # "init" or "join": what a bootstrap file is for (None: inferred)
+        # The API server's --service-account-issuer values: JWT authenticators must not reuse them.
+        self.service_account_issuers = service_account_issuers or []
+        # Check absolute paths a file refers to (kubeconfigs, plugin configs): for runs on the node.
+        self.fs_checks = fs_checks
 
     def resolved_target(self) -> tuple:
         return self.target or registry.lifecycle().newest
@@ -140,7 +146,13 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
         result.diagnostics.append(Diagnostic(name, problem.line, problem.column, problem.rule, problem.severity, problem.message))
     if not source.documents and not source.problems:
         result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, "file holds no YAML document; skipped"))
-    checker = DocumentChecker(options.resolved_target(), options.api_domain, options.field_validation, name, options.bootstrap)
+    checker = DocumentChecker(
+        options.resolved_target(),
+        options.api_domain,
+        options.field_validation,
+        name,
+        {"bootstrap": options.bootstrap, "service_account_issuers": options.service_account_issuers, "fs_checks": options.fs_checks},
+    )
     siblings = [doc.data for doc in source.documents]
     for document in source.documents:
         for problem in document.problems:

@@ -20,4 +20,6 @@ def options_for(text: str) -> Options:
     if args.api_domain:
         options.api_domain = args.api_domain
     options.bootstrap = args.bootstrap
+    options.fs_checks = args.fs_checks
+    options.service_account_issuers = args.service_account_issuer
     return options

@@ -41,6 +41,16 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "--bootstrap", choices=("init", "join"), help="what a bootstrap file is for (default: inferred from the kinds it holds)"
     )
+    parser.add_argument(
+        "--service-account-issuer",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="the API server's --service-account-issuer (repeatable): JWT authenticators must not use it",
+    )
+    parser.add_argument(
+        "--fs-checks", action="store_true", help="also check files named by absolute paths (kubeconfigs, plugin configs): run on the node"
+    )
     parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
     parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
     parser.add_argument(
@@ -85,6 +95,8 @@ def _options(args, config_values: dict):
         options.max_file_size = args.max_file_size
     options.jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
     options.bootstrap = args.bootstrap
+    options.fs_checks = args.fs_checks
+    options.service_account_issuers = list(config_values.get("service-account-issuers", [])) + args.service_account_issuer
     return options
 
 

@@ -109,7 +109,10 @@ def _check_path(where: tuple, path: str, ctx: Context) -> Iterator[Finding]:
         return
     folder = os.path.dirname(os.path.abspath(ctx.file))
     resolved = os.path.normpath(os.path.join(folder, path))
-    if not os.path.exists(resolved):
+    # A relative path belongs to the files deployed with this one; an absolute path names the
+    # node's file system, checked only when svcconf runs there (--fs-checks).
+    checkable = not os.path.isabs(path) or ctx.options.get("fs_checks")
+    if checkable and not os.path.exists(resolved):
         yield advice(
             "plugin-config-file-missing",
             where,

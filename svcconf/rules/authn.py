@@ -106,6 +106,15 @@ def _check_issuer(path: Path, issuer: dict, ctx: Context) -> Iterator[Finding]:
         yield required(path + ("url",), "URL is required" if old_wording(ctx) else "")
     elif isinstance(url, str):
         yield from _check_url(path + ("url",), url)
+        disallowed = sorted(set(ctx.options.get("service_account_issuers") or ()))
+        if url in disallowed:
+            # Known only when the API server's --service-account-issuer values are given (AUTHN-003).
+            yield invalid(
+                path + ("url",),
+                url,
+                f"URL must not overlap with disallowed issuers: [{' '.join(disallowed)}]",
+                "issuer-is-service-account-issuer",
+            )
     found = issuer.get("discoveryURL")
     if isinstance(found, str) and found and ctx.at_least(1, 30):
         if isinstance(url, str) and url.rstrip("/") == found.rstrip("/"):

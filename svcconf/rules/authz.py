@@ -6,8 +6,10 @@ keeps the real path (`authorizers[0].webhook.timeout`) so that positions point a
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
+import stat
 from collections.abc import Iterator
 
 from ..model import Finding, Path, Severity
@@ -102,7 +104,7 @@ def _check_webhook(path: Path, webhook: dict, ctx: Context) -> Iterator[Finding]
         yield required(path + ("failurePolicy",))
     elif policy not in ("NoOpinion", "Deny"):
         yield not_supported(path + ("failurePolicy",), policy, ("NoOpinion", "Deny"))
-    yield from _check_connection(path + ("connectionInfo",), mapping(webhook.get("connectionInfo")))
+    yield from _check_connection(path + ("connectionInfo",), mapping(webhook.get("connectionInfo")), ctx)
     yield from _webhook_advice(path, webhook)
     yield from _check_match_conditions(path + ("matchConditions",), conditions, ctx)
 
@@ -132,7 +134,7 @@ def _check_timeout(path: Path, value) -> Iterator[Finding]:
         yield invalid(path, _format_duration(seconds), "must be > 0s and <= 30s", "invalid-webhook-timeout")
 
 
-def _check_connection(path: Path, info: dict) -> Iterator[Finding]:
+def _check_connection(path: Path, info: dict, ctx: Context) -> Iterator[Finding]:
     kind = text(info.get("type"))
     config_file = info.get("kubeConfigFile")
     if not kind:
@@ -153,10 +155,29 @@ def _check_connection(path: Path, info: dict) -> Iterator[Finding]:
             yield required(path + ("kubeConfigFile",))
         elif isinstance(config_file, str) and not posixpath.isabs(config_file):
             yield invalid(path + ("kubeConfigFile",), config_file, "must be an absolute path", "kubeconfig-path-not-absolute")
+        elif isinstance(config_file, str) and ctx.options.get("fs_checks"):
+            yield from _check_file(path + ("kubeConfigFile",), config_file)
     else:
         # The server prints its internal struct (Go field names) as the value.
         value = {"Type": kind, "KubeConfigFile": config_file if isinstance(config_file, str) else None}
         yield not_supported(path + ("type",), value, ("InClusterConfig", "KubeConfigFile"))
+
+
+def _check_file(path: Path, config_file: str) -> Iterator[Finding]:
+    """The server stats the file at start-up (AUTHZ-025/026); checked with --fs-checks, on the node."""
+    try:
+        mode = os.stat(config_file).st_mode
+    except OSError as err:
+        yield invalid(
+            path,
+            config_file,
+            f"error loading file: stat {config_file}: {(err.strerror or str(err)).lower()}",
+            "authorizer-kubeconfig-missing",
+            Severity.WARNING,
+        )
+        return
+    if not stat.S_ISREG(mode):
+        yield invalid(path, config_file, "must be a regular file", "authorizer-kubeconfig-missing", Severity.WARNING)
 
 
 def _check_match_conditions(path: Path, conditions, ctx: Context) -> Iterator[Finding]:
