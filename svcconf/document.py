@@ -38,6 +38,9 @@ def _units(data: dict, naming: Naming) -> Iterator[Unit]:
     yield Unit((), data)
 
 
+LEGACY_ADMISSION_KEYS = frozenset({"imagePolicy", "podNodeSelectorPluginConfig"})
+
+
 class DocumentChecker:
     """Checks the units of one document against lifecycle, schema and rules."""
 
@@ -125,6 +128,11 @@ class DocumentChecker:
     def _check_unit(self, unit: Unit, document: Document, siblings: list[dict]) -> tuple[list[Finding], bool]:
         gv, kind, findings = self._identify(unit)
         if gv is None or kind is None:
+            if not findings and LEGACY_ADMISSION_KEYS & unit.data.keys() and not {"apiVersion", "kind"} & unit.data.keys():
+                # The API server still reads these unversioned files for two admission plugins (ADM-004).
+                from .rules.admission import check_legacy_config
+
+                return list(check_legacy_config(unit.data, self._context(unit, document, siblings, None, None))), True
             return findings, bool(findings)
         row = self.table.row(gv.group, gv.version, kind)
         scope = self.table.group_scope.get(gv.group)
@@ -194,8 +202,19 @@ class DocumentChecker:
             for other in self.table.versions_of_kind(row.group, row.kind)
         )
 
-    def _schema_and_rules(self, gv: GroupVersion, kind: str, unit: Unit, document: Document, siblings: list[dict]) -> list[Finding]:
+    def _context(self, unit: Unit, document: Document, siblings: list[dict], gv: GroupVersion | None, kind: str | None):
+        """What the rules of a unit may know, including how to check an object embedded in it."""
         from .rules import Context
+
+        def embedded(path: Path, data: dict, api_version: str | None = None, kind_name: str | None = None) -> list[Finding]:
+            inner = Unit(unit.prefix + path, data, self.naming.api_version(api_version) if api_version else None, kind_name)
+            inner_findings, _known = self._check_unit(inner, document, siblings)
+            return [f.under(path) for f in inner_findings]
+
+        options = {"field_validation": self.field_validation, "kind": kind, "group_version": gv, "api_domain": self.naming.domain}
+        return Context(self.target, self.file, siblings, {**options, **self.inputs}, embedded)
+
+    def _schema_and_rules(self, gv: GroupVersion, kind: str, unit: Unit, document: Document, siblings: list[dict]) -> list[Finding]:
         from .schema import checker_for
 
         checker = checker_for(gv.group, gv.version, kind)
@@ -208,25 +227,7 @@ class DocumentChecker:
         findings = list(checker.check(unit.data, self.field_validation, ambiguous)) if checker else []
         module = checker.schema.get("x-svcconf-rules") if checker else None
         if module:
-
-            def embedded(path: Path, data: dict, api_version: str | None = None, kind_name: str | None = None) -> list[Finding]:
-                inner = Unit(unit.prefix + path, data, self.naming.api_version(api_version) if api_version else None, kind_name)
-                inner_findings, _known = self._check_unit(inner, document, siblings)
-                return [f.under(path) for f in inner_findings]
-
-            context = Context(
-                self.target,
-                self.file,
-                siblings,
-                {
-                    "field_validation": self.field_validation,
-                    "kind": kind,
-                    "group_version": gv,
-                    "api_domain": self.naming.domain,
-                    **self.inputs,
-                },
-                embedded,
-            )
+            context = self._context(unit, document, siblings, gv, kind)
             for function in registry.rules_for(module, kind):
                 findings.extend(function(unit.data, context))
         return findings

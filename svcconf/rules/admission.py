@@ -155,3 +155,18 @@ def check_webhook_admission(doc: dict, ctx: Context) -> Iterator[Finding]:
     )
     if not manifests.startswith("/"):
         yield invalid(("staticManifestsDir",), manifests, "must be an absolute file path", "admission-path-not-absolute")
+
+
+def check_legacy_config(doc: dict, ctx: Context) -> Iterator[Finding]:
+    """An unversioned admission plugin file (no apiVersion, no kind), which the server still accepts (ADM-004)."""
+    plugin = "ImagePolicyWebhook" if "imagePolicy" in doc else "PodNodeSelector"
+    yield advice(
+        "legacy-admission-config",
+        (),
+        f"legacy unversioned admission config: the API server reads this file as the {plugin} plugin's configuration; "
+        f"embed it in an AdmissionConfiguration (apiserver.config.k8s.io/v1) under plugins[].configuration",
+    )
+    if plugin == "ImagePolicyWebhook":
+        from .imagepolicy import check_plugin_config
+
+        yield from check_plugin_config((), doc, ctx)
