@@ -229,8 +229,17 @@ class DocumentChecker:
         if module:
             context = self._context(unit, document, siblings, gv, kind)
             for function in registry.rules_for(module, kind):
-                findings.extend(function(unit.data, context))
+                findings.extend(_run_rule(function, unit.data, context))
         return findings
+
+
+def _run_rule(function, data: dict, context) -> list[Finding]:
+    """A rule's findings; a rule that fails says so in one diagnostic instead of ending the run."""
+    try:
+        return list(function(data, context))
+    except Exception as err:  # noqa: BLE001 - any bug in one rule must not hide the others' findings
+        where = f"{function.__module__.rsplit('.', 1)[-1]}.{function.__name__}"
+        return [Finding("internal-error", (), f"rule {where} failed ({type(err).__name__}); please report it. Other checks ran.")]
 
 
 def _canonical(value: Any) -> str:

@@ -38,3 +38,20 @@ def test_embedded_object_is_checked_with_its_own_schema_and_rules(monkeypatch) -
     ]
     # Positions point into the embedding file (here: the nearest written node, rules[0]).
     assert {(d.line, d.column) for d in result.diagnostics} == {(4, 5)}
+
+
+def test_a_failing_rule_is_a_diagnostic_not_a_traceback(monkeypatch) -> None:
+    original = registry.rules_for
+
+    def broken(module, kind):
+        def explode(doc, ctx):
+            yield from ()
+            raise ZeroDivisionError
+
+        return [*original(module, kind), explode]
+
+    monkeypatch.setattr(registry, "rules_for", broken)
+    result = check_text(OUTER.replace("Metadata", "Bogus"))
+    assert sorted((d.rule, d.path_text) for d in result.diagnostics) == [("internal-error", ""), ("invalid-value", "rules[0].level")]
+    [internal] = [d for d in result.diagnostics if d.rule == "internal-error"]
+    assert "explode" in internal.message and "ZeroDivisionError" in internal.message

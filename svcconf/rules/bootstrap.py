@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -205,7 +206,7 @@ def check_cluster(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 @rule("JoinConfiguration")
 def check_join(doc: dict, ctx: Context) -> Iterator[Finding]:
-    yield from _discovery(mapping(doc.get("discovery")))
+    yield from _discovery(mapping(doc.get("discovery")), ctx)
     yield from check_node_registration(("nodeRegistration",), mapping(doc.get("nodeRegistration")), ctx)
     control_plane = doc.get("controlPlane")
     if isinstance(control_plane, dict):
@@ -216,7 +217,7 @@ def check_join(doc: dict, ctx: Context) -> Iterator[Finding]:
         yield invalid(("caCertPath",), path, "the ca certificate path must be an absolute path", "invalid-ca-cert-path")
 
 
-def _discovery(discovery: dict) -> Iterator[Finding]:
+def _discovery(discovery: dict, ctx: Context) -> Iterator[Finding]:
     token, file = discovery.get("bootstrapToken"), discovery.get("file")
     if token is None and file is None:
         yield invalid(("discovery",), "", "bootstrapToken or file must be set", "invalid-discovery")
@@ -225,7 +226,7 @@ def _discovery(discovery: dict) -> Iterator[Finding]:
     if isinstance(token, dict):
         yield from _token_discovery(("discovery", "bootstrapToken"), token)
     if isinstance(file, dict):
-        yield from _file_discovery(("discovery", "file", "kubeConfigPath"), file.get("kubeConfigPath"))
+        yield from _file_discovery(("discovery", "file", "kubeConfigPath"), file.get("kubeConfigPath"), ctx)
     tls = discovery.get("tlsBootstrapToken")
     yield from check_token(("discovery", "tlsBootstrapToken"), tls)
 
@@ -276,7 +277,7 @@ def ca_hash_problem(value: str) -> str | None:
     return None
 
 
-def _file_discovery(path: Path, value: Any) -> Iterator[Finding]:
+def _file_discovery(path: Path, value: Any, ctx: Context) -> Iterator[Finding]:
     if not isinstance(value, str) or not value:
         yield required(path)
         return
@@ -285,6 +286,11 @@ def _file_discovery(path: Path, value: Any) -> Iterator[Finding]:
         yield invalid(path, value, "not a valid HTTPS URL or a file on disk", "invalid-discovery-file")
     elif scheme and scheme != "file" and len(scheme) > 1 and scheme != "https":
         yield invalid(path, value, "if a URL is used, the scheme must be https", "invalid-discovery-file")
+    elif scheme in ("", "file") and ctx.options.get("fs_checks"):
+        # The file must exist on the joining node; svcconf can tell only when run there.
+        local = value.removeprefix("file://")
+        if not os.path.exists(local):
+            yield invalid(path, value, "not a valid HTTPS URL or a file on disk", "invalid-discovery-file")
 
 
 # --------------------------------------------------------------------------- Reset and Upgrade
