@@ -52,3 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except Exception as err:  # a bug: one line for the user, the traceback on request
+        if os.environ.get("SVCCONF_DEBUG"):
+            raise
+        sys.stderr.write(f"svcconf: internal error: {type(err).__name__}: {err} (set SVCCONF_DEBUG=1 for the traceback; please report it)\n")
+        return EXIT_USAGE

@@ -280,3 +280,13 @@ def test_config_per_file_ignores_target_version_and_field_validation(project) ->
         ("old/policy.yaml", "deprecated-api-version", "warning"),
         ("old/policy.yaml", "unknown-field", "warning"),
     ]
+
+
+def test_an_unexpected_failure_is_one_line_and_exit_2(project, monkeypatch) -> None:
+    def boom(*_args, **_kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("svcconf.pipeline.validate", boom)
+    result = run("validate", ".")
+    assert result.code == 2
+    assert result.err == "svcconf: internal error: RuntimeError: disk on fire (set SVCCONF_DEBUG=1 for the traceback; please report it)\n"
