@@ -1,0 +1,8 @@
+"""Migration of removed and deprecated API versions: conversion tables, a byte-faithful rewriter, atomic writes."""
+
+from __future__ import annotations
+
+from .engine import Edit, FileOutcome, Options, migrate_bytes
+from .write import write_atomic
+
+__all__ = ["Edit", "FileOutcome", "Options", "migrate_bytes", "write_atomic"]

@@ -1,0 +1,160 @@
+"""Text work for rewrites: indentation of a file, document spans, scalar splices and ruamel re-emission."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+
+class Indent(NamedTuple):
+    mapping: int = 2
+    sequence: int = 2  # column of an item's content relative to its parent key
+    offset: int = 0  # column of the dash relative to its parent key
+
+
+def detect_indent(roots: list[Node]) -> Indent:
+    """The indentation most of the file uses: the commonest nested block mapping and block sequence steps."""
+    from collections import Counter
+
+    mappings: Counter = Counter()
+    sequences: Counter = Counter()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode) and not node.flow_style:
+            for key, value in node.value:
+                below = value.start_mark.line > key.start_mark.line
+                if isinstance(value, MappingNode) and not value.flow_style and value.value and below:
+                    mappings[value.start_mark.column - key.start_mark.column] += 1
+                if isinstance(value, SequenceNode) and not value.flow_style and value.value and below:
+                    first = value.value[0]
+                    if first.start_mark.line == value.start_mark.line:
+                        offset = value.start_mark.column - key.start_mark.column
+                        sequences[(first.start_mark.column - key.start_mark.column, offset)] += 1
+                stack.append(value)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+    mapping = max(sorted(mappings), key=lambda step: mappings[step]) if mappings else 2
+    mapping = mapping if mapping > 0 else 2
+    sequence, offset = max(sorted(sequences), key=lambda pair: sequences[pair]) if sequences else (mapping, 0)
+    if sequence < 2 or offset < 0:
+        sequence, offset = mapping, 0
+    return Indent(mapping, max(sequence, offset + 2), offset)
+
+
+def last_leaf(node: Node) -> Node:
+    while isinstance(node, (MappingNode, SequenceNode)) and node.value and not node.flow_style:
+        last = node.value[-1]
+        node = last[1] if isinstance(node, MappingNode) else last
+    return node
+
+
+def body_span(text: str, root: Node) -> tuple[int, int]:
+    """Where a document's content starts and ends: leading comments, `---` and trailing lines stay outside.
+
+    The end includes an end-of-line comment on the last content line, which belongs to its field.
+    """
+    start = root.start_mark.index
+    end = last_leaf(root).end_mark.index
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    rest = text[end:line_end].rstrip("\r")
+    if not rest.strip() or rest.lstrip().startswith("#"):
+        end += len(rest)
+    return start, end
+
+
+_PLAIN_SAFE = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./:=+-]*$")
+
+
+def scalar_text(value: Any, node: ScalarNode) -> str:
+    """The YAML text of a new scalar value written where `node` was: same quotes where they fit."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)) and node.style not in ("'", '"'):
+        return str(value)
+    text = str(value)
+    if node.style == "'" and "\n" not in text:
+        return "'" + text.replace("'", "''") + "'"
+    if node.style == '"' or not _plain_is_string(text):
+        return json.dumps(text, ensure_ascii=False)
+    return text
+
+
+def _plain_is_string(text: str) -> bool:
+    if not _PLAIN_SAFE.match(text):
+        return False
+    import yaml
+
+    try:
+        return yaml.safe_load(text) == text
+    except yaml.YAMLError:
+        return False
+
+
+def scalar_span(text: str, node: ScalarNode) -> tuple[int, int]:
+    return node.start_mark.index, node.end_mark.index
+
+
+def round_trip_yaml(indent: Indent):
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 1 << 30  # never wrap
+    yaml.indent(mapping=indent.mapping, sequence=indent.sequence, offset=indent.offset)
+    return yaml
+
+
+def dump(yaml: Any, data: Any) -> str:
+    import io
+
+    stream = io.StringIO()
+    yaml.dump(data, stream)
+    return stream.getvalue()
+
+
+def fix_comments(text: str, fixes: list[tuple[str, str, int]]) -> str:
+    """Place moved end-of-line comments: keep their gap to the value, or their column when it fits."""
+    if not fixes:
+        return text
+    lines = text.split("\n")
+    for comment, policy, amount in fixes:
+        hits = [i for i, line in enumerate(lines) if comment and line.rstrip().endswith(comment) and "#" in line]
+        if len(hits) != 1:
+            continue
+        line = lines[hits[0]]
+        at = line.rstrip().rfind(comment)
+        content = line[:at].rstrip()
+        if not content.strip():
+            continue
+        if policy == "column" and len(content) + 1 <= amount:
+            lines[hits[0]] = content.ljust(amount) + line[at:]
+        else:
+            lines[hits[0]] = content + " " * max(amount, 1) + line[at:]
+    return "\n".join(lines)
+
+
+def keep_original_lines(original: list[str], normalised: list[str], changed: list[str]) -> list[str]:
+    """The changed document's lines, with every line the change did not touch taken from the source.
+
+    `normalised` is the unchanged document as the dumper writes it; where it differs from the
+    source only in spelling (`[ a ]` for `[a]`, a sequence's indentation) the source line is kept.
+    """
+    import difflib
+
+    source_of: dict[int, str] = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, original, normalised, autojunk=False).get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for offset in range(j2 - j1):
+                source_of[j1 + offset] = original[i1 + offset]
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, normalised, changed, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out.extend(source_of.get(i, normalised[i]) for i in range(i1, i2))
+        else:
+            out.extend(changed[j1:j2])
+    return out

@@ -1,0 +1,409 @@
+"""Migrate one file: plan each document's conversion on plain data, then splice scalars or re-emit it.
+
+A document whose conversion changes only scalar values (apiVersion, kind, a nested apiVersion)
+is spliced: those scalars' text is replaced and every other byte is kept. A structural change
+re-emits only that document's body through ruamel's round-trip dumper (imported only then);
+comments before it, `---` lines and everything after it stay byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..model import Anchor, Diagnostic, Path, Severity, render_path
+from ..naming import UPSTREAM_DOMAIN, Naming
+from ..registry import canonical, format_release, lifecycle
+from ..source import Document, decode, parse, position
+from . import emit
+from .ops import Context, Note, Review, clone
+from .steps import Step, chain
+
+
+class Options(NamedTuple):
+    target: tuple | None = None  # default: the newest release the lifecycle table knows
+    unsafe: bool = False
+    api_domain: str = UPSTREAM_DOMAIN
+
+    def resolved_target(self) -> tuple:
+        return self.target or lifecycle().newest
+
+
+class Edit(NamedTuple):
+    """What happened to one document."""
+
+    document: int  # 1-based
+    line: int
+    source: str  # "extensions/v1beta1 Ingress"
+    target: str
+    mode: str  # "splice" (scalars replaced) or "rewrite" (document re-emitted)
+    notes: tuple[str, ...] = ()
+    path: str = ""  # the List item converted ("items[0]"), empty for a whole document
+
+
+class FileOutcome:
+    __slots__ = ("diagnostics", "documents", "edits", "name", "original", "output")
+
+    def __init__(self, name: str, original: bytes) -> None:
+        self.name = name
+        self.original = original
+        self.output: bytes | None = None  # None: nothing to change
+        self.diagnostics: list[Diagnostic] = []
+        self.edits: list[Edit] = []
+        self.documents = 0
+
+    @property
+    def changed(self) -> bool:
+        return self.output is not None and self.output != self.original
+
+
+class Unit:
+    """One object to convert: a whole document, or one item of a List."""
+
+    def __init__(self, prefix: Path, written: tuple[str, str], gvk: tuple, steps: list[Step]) -> None:
+        self.prefix = prefix
+        self.written = written  # apiVersion and kind as written
+        self.gvk = gvk
+        self.steps = steps
+        self.reviews: list[Review] = []
+        self.notes: list[Note] = []
+        self.new_api_version, self.new_kind = written
+
+    @property
+    def active(self) -> bool:
+        return bool(self.steps) and not self.reviews
+
+
+class Plan:
+    """The conversion of one document, worked out on a copy of its plain data."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        data = document.data
+        self.written = (str(data.get("apiVersion")), str(data.get("kind")))
+        self.units: list[Unit] = []
+        self.data: Any = data
+        self.splices: list[tuple[Path, Any]] | None = None  # None: structural change
+
+    @property
+    def changes(self) -> bool:
+        return any(u.active for u in self.units) and (self.splices is None or bool(self.splices))
+
+
+# --------------------------------------------------------------------------- spelling
+
+
+def _spell(naming: Naming, written_version: str, written_kind: str, target: tuple) -> tuple[str, str]:
+    """apiVersion and kind of the target in the spelling of the input (domain, svc/kube)."""
+    group, version, kind = target
+    written_group = written_version.rpartition("/")[0]
+    domain = naming.domain if written_group == naming.domain or written_group.endswith("." + naming.domain) else UPSTREAM_DOMAIN
+    svc = any(label.startswith("svc") for label in written_group.split("."))
+    spelled = Naming(domain).spell_group(group, "svc" if svc else "kube") if group else ""
+    spelled_kind = Naming.spell_kind(kind, "svc" if written_kind.startswith("Svc") else "kube")
+    return (f"{spelled}/{version}" if spelled else version), spelled_kind
+
+
+# --------------------------------------------------------------------------- planning
+
+
+def _scalar_changes(old: Any, new: Any, path: Path = ()) -> list[tuple[Path, Any]] | None:
+    """Scalars whose value differs, when both trees have the same shape and key order; else None."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        if list(old) != list(new):
+            return None
+        out: list[tuple[Path, Any]] = []
+        for key in old:
+            found = _scalar_changes(old[key], new[key], (*path, key))
+            if found is None:
+                return None
+            out.extend(found)
+        return out
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return None
+        out = []
+        for index, (a, b) in enumerate(zip(old, new)):
+            found = _scalar_changes(a, b, (*path, index))
+            if found is None:
+                return None
+            out.extend(found)
+        return out
+    if isinstance(old, (dict, list)) or isinstance(new, (dict, list)):
+        return None
+    return [] if type(old) is type(new) and old == new else [(path, new)]
+
+
+def _plan_unit(prefix: Path, data: dict, naming: Naming, options: Options, siblings: list, stash: dict) -> tuple[Unit, Any] | None:
+    written_version, written_kind = data.get("apiVersion"), data.get("kind")
+    if not isinstance(written_version, str) or not isinstance(written_kind, str):
+        return None
+    gv = naming.api_version(written_version)
+    if gv is None:
+        return None
+    gvk = canonical(gv.group, gv.version, naming.kind(written_kind))
+    target = options.resolved_target()
+    unit = Unit(prefix, (written_version, written_kind), gvk, chain(gvk, target))
+    final = unit.steps[-1].target if unit.steps else gvk
+    row = lifecycle().row(*final)
+    if row is not None and row.scope != "payload" and row.removed is not None and target >= row.removed:
+        unit.steps = []  # the chain ends at a version the target does not serve either
+        replacement = (
+            f"rewrite it as {row.replacement} by hand" if row.replacement else "it has no successor API; " + (row.note or "remove it")
+        )
+        served = f"{row.group}/{row.version}".lstrip("/")
+        reason = f"{served} {row.kind} is not served since {format_release(row.removed)} and has no automatic conversion"
+        unit.reviews.append(Review((*prefix, "apiVersion"), reason, replacement))
+    if not unit.steps:
+        return unit, data
+    ctx = Context(target, options.unsafe, siblings)
+    ctx.stash = stash
+    converted = clone(data)
+    reviews: list[Review] = []
+    for step in unit.steps:
+        for op in step.ops:
+            reviews.extend(op.review(converted, ctx))
+            op.apply(converted, ctx)
+    unsafe_applied = [r for r in reviews if r.unsafe_fix and options.unsafe]
+    unit.reviews = [r._replace(path=(*prefix, *r.path)) for r in reviews if not (r.unsafe_fix and options.unsafe)]
+    notes = ctx.notes + [Note(r.path, f"applied under --unsafe: {r.reason}", warn=True) for r in unsafe_applied]
+    unit.notes = [n._replace(path=(*prefix, *n.path)) for n in notes]
+    unit.new_api_version, unit.new_kind = _spell(naming, written_version, written_kind, unit.steps[-1].target)
+    converted["apiVersion"] = unit.new_api_version
+    converted["kind"] = unit.new_kind
+    return unit, converted
+
+
+def _plan(document: Document, naming: Naming, options: Options, siblings: list, stash: dict) -> Plan | None:
+    data = document.data
+    if not isinstance(data, dict):
+        return None
+    plan = Plan(document)
+    items = data.get("items")
+    if data.get("kind") == "List" and isinstance(items, list):
+        candidates = [(("items", index), item) for index, item in enumerate(items) if isinstance(item, dict)]
+    else:
+        candidates = [((), data)]
+    converted = None
+    for prefix, unit_data in candidates:
+        planned = _plan_unit(prefix, unit_data, naming, options, siblings, stash)
+        if planned is None:
+            continue
+        unit, new = planned
+        plan.units.append(unit)
+        if not unit.active:
+            continue
+        if not prefix:
+            converted = new
+        else:
+            converted = converted if converted is not None else clone(data)
+            converted["items"][prefix[1]] = new
+    if not plan.units:
+        return None
+    if converted is not None:
+        plan.data = converted
+        plan.splices = _scalar_changes(data, converted)
+    return plan
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def _node_at(root: Node, path: Path) -> Node | None:
+    node: Node | None = root
+    for segment in path:
+        if isinstance(node, MappingNode) and isinstance(segment, str):
+            node = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == segment), None)
+        elif isinstance(node, SequenceNode) and isinstance(segment, int) and segment < len(node.value):
+            node = node.value[segment]
+        else:
+            return None
+    return node
+
+
+def _splice(text: str, plan: Plan) -> list[tuple[int, int, str]] | None:
+    out = []
+    for path, value in plan.splices or []:
+        node = _node_at(plan.document.root, path)
+        if not isinstance(node, ScalarNode) or node.style in ("|", ">"):
+            return None
+        out.append((node.start_mark.index, node.end_mark.index, emit.scalar_text(value, node)))
+    return out
+
+
+def _reads_as(text: str, data: Any) -> bool:
+    source = parse("-", text)
+    return not source.problems and len(source.documents) == 1 and source.documents[0].data == data
+
+
+def _rewrite(text: str, plan: Plan, indent: emit.Indent, options: Options, loaded: dict) -> tuple[int, int, str] | None:
+    start, end = emit.body_span(text, plan.document.root)
+    body = text[start:end]
+    crlf = "\r\n" in body
+    if crlf:
+        body = body.replace("\r\n", "\n")
+    info = loaded[plan.document.index]
+    document = info["data"]
+    ctx = Context(options.resolved_target(), options.unsafe, info["siblings"])
+    ctx.stash = info["stash"]
+    ctx.lines = body.split("\n")
+    for unit in plan.units:
+        if not unit.active:
+            continue
+        target = document if not unit.prefix else document["items"][unit.prefix[1]]
+        for key, value in (("apiVersion", unit.new_api_version), ("kind", unit.new_kind)):
+            old = target.get(key)
+            target[key] = type(old)(value) if isinstance(old, str) and type(old) is not str else value
+        for step in unit.steps:
+            for op in step.ops:
+                op.apply(target, ctx)
+    if plan.document.root.flow_style:
+        new = json.dumps(document, indent=indent.mapping, ensure_ascii=False)
+    else:
+        dumped = emit.fix_comments(emit.dump(info["yaml"], document).rstrip("\n"), ctx.comment_fixes)
+        normalised = emit.dump(info["yaml"], info["yaml"].load(body)).rstrip("\n")
+        merged = "\n".join(emit.keep_original_lines(body.split("\n"), normalised.split("\n"), dumped.split("\n")))
+        # Kept source lines must fit the new ones (a file indented unevenly may not): check, else take the dump.
+        new = next((candidate for candidate in (merged, dumped) if _reads_as(candidate, plan.data)), None)
+        if new is None:
+            return None
+    if crlf:
+        new = new.replace("\n", "\r\n")
+    return start, end, new
+
+
+def _load_round_trip(text: str, plans: list[Plan], indent: emit.Indent) -> dict:
+    """Round-trip objects of every document to re-emit, loaded before any is changed (cross-document moves)."""
+    yaml = emit.round_trip_yaml(indent)
+    loaded: dict[int, dict] = {}
+    stash: dict = {}
+    siblings: list = []
+    for plan in plans:
+        start, end = emit.body_span(text, plan.document.root)
+        body = text[start:end].replace("\r\n", "\n")
+        data = json.loads(body) if plan.document.root.flow_style else yaml.load(body)
+        loaded[plan.document.index] = {"data": data, "yaml": yaml, "siblings": siblings, "stash": stash}
+        siblings.append(Sibling(plan.units[0].gvk[2] if plan.units else "", data, body.split("\n")))
+    return loaded
+
+
+class Sibling(NamedTuple):
+    kind: str
+    data: Any
+    lines: list
+
+
+def _diagnostic(name: str, document: Document, plan: Plan, rule: str, severity: Severity, message: str, path: Path = ()) -> Diagnostic:
+    anchor = Anchor.PARENT if path and path[-1] != "apiVersion" else Anchor.VALUE
+    line, column = position(document.root, path or ("apiVersion",), anchor)
+    return Diagnostic(name, line, column, rule, severity, message, tuple(path), document.index + 1, plan.written[0], plan.written[1])
+
+
+def _describe(unit: Unit) -> tuple[str, str]:
+    before, after = f"{unit.written[0]} {unit.written[1]}", f"{unit.new_api_version} {unit.new_kind}"
+    return before, (after if after != before else f"{after} (nested apiVersions updated)")
+
+
+def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -> str | None:
+    """The migrated text of a decoded file (None when nothing changes); diagnostics go to outcome."""
+    source = parse(name, text, json_like=name.endswith(".json"))
+    if source.problems:
+        for problem in source.problems:
+            outcome.diagnostics.append(
+                Diagnostic(name, problem.line, problem.column, problem.rule, Severity.ERROR, f"{problem.message}; file left unchanged")
+            )
+        return None
+    outcome.documents = len(source.documents)
+    naming = Naming(options.api_domain)
+    plain_siblings = [Sibling(str(d.data.get("kind")) if isinstance(d.data, dict) else "", d.data, []) for d in source.documents]
+    stash: dict = {}
+    plans = [p for p in (_plan(d, naming, options, plain_siblings, stash) for d in source.documents) if p is not None]
+    for plan in plans:
+        for unit in plan.units:
+            for review in unit.reviews:
+                message = f"{review.reason}; {review.todo}; left unchanged"
+                outcome.diagnostics.append(
+                    _diagnostic(name, plan.document, plan, "migration-needs-review", Severity.WARNING, message, review.path)
+                )
+    changing = [p for p in plans if p.changes]
+    if not changing:
+        return None
+    replacements: list[tuple[int, int, str]] = []
+    rewrites = []
+    for plan in changing:
+        spliced = _splice(text, plan) if plan.splices is not None else None
+        if spliced is None:
+            rewrites.append(plan)
+        else:
+            replacements.extend(spliced)
+    if rewrites:
+        indent = emit.detect_indent([d.root for d in source.documents])
+        loaded = _load_round_trip(text, rewrites, indent)
+        for plan in list(rewrites):
+            rewritten = _rewrite(text, plan, indent, options, loaded)
+            if rewritten is None:
+                rewrites.remove(plan)
+                changing.remove(plan)
+                message = "the rewritten document would not read back as the conversion; left unchanged (please report this file)"
+                outcome.diagnostics.append(_diagnostic(name, plan.document, plan, "migration-needs-review", Severity.WARNING, message))
+            else:
+                replacements.append(rewritten)
+    for plan in changing:
+        mode = "rewrite" if plan in rewrites else "splice"
+        for unit in (u for u in plan.units if u.active):
+            before, after = _describe(unit)
+            line = plan.document.root.start_mark.line + 1 if not unit.prefix else position(plan.document.root, unit.prefix)[0]
+            edit = Edit(plan.document.index + 1, line, before, after, mode, tuple(n.text for n in unit.notes), render_path(unit.prefix))
+            outcome.edits.append(edit)
+            where = (*unit.prefix, "apiVersion")
+            outcome.diagnostics.append(_diagnostic(name, plan.document, plan, "migrated", Severity.INFO, f"{before} -> {after}", where))
+            for note in unit.notes:
+                rule = "migration-dropped-field" if note.dropped else "migrated"
+                severity = Severity.WARNING if note.dropped or note.warn else Severity.INFO
+                message = note.text if not note.dropped else f"{note.text} (dropped: {', '.join(str(v) for v in note.dropped)})"
+                outcome.diagnostics.append(_diagnostic(name, plan.document, plan, rule, severity, message, note.path))
+    replacements.sort()
+    pieces, cursor = [], 0
+    for start, end, new in replacements:
+        pieces.append(text[cursor:start])
+        pieces.append(new)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def migrate_bytes(name: str, data: bytes, options: Options | None = None) -> FileOutcome:
+    """Migrate one file's bytes; the outcome holds the new bytes (same encoding, BOM, line endings)."""
+    options = options or Options()
+    outcome = FileOutcome(name, data)
+    text, problem = decode(name, data)
+    if problem is not None or text is None:
+        message = problem.message if problem else "cannot decode"
+        outcome.diagnostics.append(
+            Diagnostic(
+                name,
+                problem.line if problem else 1,
+                problem.column if problem else 1,
+                problem.rule if problem else "encoding-error",
+                Severity.ERROR,
+                f"{message}; file left unchanged",
+            )
+        )
+        return outcome
+    new = migrate_text(name, text, options, outcome)
+    if new is not None and new != text:
+        bom, encoding = _encoding_of(data)
+        outcome.output = bom + new.encode(encoding)
+    outcome.diagnostics.sort(key=Diagnostic.sort_key)
+    return outcome
+
+
+def _encoding_of(data: bytes) -> tuple[bytes, str]:
+    from ..source import _BOMS
+
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return bom, encoding
+    return b"", "utf-8"
