@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["Options", "Report", "__version__", "validate"]
+__all__ = ["Options", "Report", "__version__", "migrate_bytes", "validate"]
 
 
 def __getattr__(name: str):
@@ -13,4 +13,8 @@ def __getattr__(name: str):
         from . import pipeline
 
         return getattr(pipeline, name)
+    if name == "migrate_bytes":
+        from .migrate import migrate_bytes
+
+        return migrate_bytes
     raise AttributeError(name)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from . import registry, suppression
 from .document import DocumentChecker
 from .model import Diagnostic, Severity
-from .naming import UPSTREAM_DOMAIN
+from .naming import UPSTREAM_DOMAIN, Naming
 from .source import DEFAULT_MAX_FILE_SIZE, SourceFile, load_bytes, position
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
@@ -177,9 +177,21 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
                     name, line, column, finding.rule, finding.severity, finding.message, finding.path, target.index + 1, api_version, kind
                 )
             )
+    result.diagnostics = [_with_fix(d, options) if d.rule == "removed-api-version" else d for d in result.diagnostics]
     result.diagnostics = _configure(result.diagnostics, name, options)
     result.diagnostics = suppression.apply(name, source.text, result.diagnostics)
     return result
+
+
+def _with_fix(diagnostic: Diagnostic, options: Options) -> Diagnostic:
+    """Offer migrate's conversion as the fix of a removed API version: the same table decides both."""
+    from .migrate.steps import fix_for
+
+    gv = Naming(options.api_domain).api_version(diagnostic.api_version or "")
+    if gv is None or not diagnostic.kind:
+        return diagnostic
+    gvk = registry.canonical(gv.group, gv.version, Naming.kind(diagnostic.kind))
+    return diagnostic._replace(fix=fix_for(gvk, options.resolved_target()))
 
 
 def _configure(diagnostics: list[Diagnostic], name: str, options: Options) -> list[Diagnostic]:

@@ -80,6 +80,7 @@ def test_json_contract(project) -> None:
         "rule": "invalid-key-length",
         "severity": "error",
         "message": 'Invalid value: "REDACTED": secret is not of the expected length, got 9, expected one of [16 24 32]',
+        "fix": None,
     }
 
 
@@ -215,6 +216,11 @@ def test_target_version_and_domain_spelling(tmp_path) -> None:
     removed = run("validate", "--no-config", "-f", "json", "--api-domain", "example.com", str(path))
     assert removed.rules() == [(1, 13, "error", "removed-api-version", "apiVersion")]
     assert "migrate to audit.k8s.io/v1" in removed.json()["diagnostics"][0]["message"]
+    # The fix is the conversion migrate applies, from the same table.
+    assert (
+        removed.json()["diagnostics"][0]["fix"]
+        == "`svcconf migrate --write` rewrites it as audit.k8s.io/v1 Policy (only the apiVersion changes)"
+    )
     deprecated = run("validate", "--no-config", "-f", "json", "--api-domain", "example.com", "--target-version", "1.22", str(path))
     assert deprecated.rules() == [(1, 13, "warning", "deprecated-api-version", "apiVersion")]
 

@@ -33,6 +33,7 @@ def as_dict(report: Report) -> dict:
                 "rule": d.rule,
                 "severity": str(d.severity),
                 "message": d.message,
+                "fix": d.fix,
             }
             for d in report.diagnostics
         ],

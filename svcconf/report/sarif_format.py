@@ -55,6 +55,8 @@ def as_dict(report: Report) -> dict:
         }
         if d.document is not None:
             result["properties"] = {"document": d.document, "apiVersion": d.api_version, "kind": d.kind}
+        if d.fix:
+            result.setdefault("properties", {})["fix"] = d.fix
         results.append(result)
     return {
         "$schema": SARIF_SCHEMA,

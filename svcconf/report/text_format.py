@@ -27,7 +27,8 @@ def lines(report: Report) -> list[tuple[str, str, str, str]]:
     out = []
     for d in report.diagnostics:
         where = f"{d.path_text}: " if d.path_text else ""
-        out.append((f"{d.file}:{d.line}:{d.column}:", str(d.severity), f"[{d.rule}]", f"{where}{d.message}"))
+        fix = f" (fix: {d.fix})" if d.fix else ""
+        out.append((f"{d.file}:{d.line}:{d.column}:", str(d.severity), f"[{d.rule}]", f"{where}{d.message}{fix}"))
     return out
 
 
