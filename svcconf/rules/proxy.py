@@ -13,8 +13,11 @@ import re
 from collections.abc import Iterator
 
 from ..model import Finding
-from . import Context, advice, forbidden, invalid, items, mapping, not_supported, rule, text
+from . import Context, advice, invalid, items, mapping, not_supported, rule, text
 from .component_base import check_client_connection, format_duration, parse_duration
+from .proxy_advice import check_runtime_advice, detect_local_leftovers
+from .proxy_gates import check_feature_gates
+from .proxy_logging import check_logging
 
 KIND = "KubeProxyConfiguration"
 LINUX_MODES = ("iptables", "ipvs", "nftables")
@@ -56,7 +59,6 @@ IPVS_TIMEOUTS = ("tcpTimeout", "tcpFinTimeout", "udpTimeout")
 INT32_MAX = 2147483647
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _PORT_RANGE = re.compile(r"^(\d+)(?:([-+])(\d+))?$")
-_QUANTITY_ZERO = re.compile(r"^[+-]?0*(\.0*)?([a-zA-Z]*)$")
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -339,54 +341,9 @@ def _cluster_cidrs(value) -> Iterator[Finding]:
 
 
 @rule(KIND)
-def check_logging(doc: dict, ctx: Context) -> Iterator[Finding]:
-    logging = mapping(doc.get("logging"))
-    base = ("logging",)
-    fmt = logging.get("format")
-    if isinstance(fmt, str) and fmt not in ("", "text", "json"):
-        yield invalid(base + ("format",), fmt, "Unsupported log format", "log-format-unsupported")
-    elif fmt == "json" and not _gate(doc, "LoggingBetaOptions", True):
-        yield forbidden(base + ("format",), "Log format json is disabled, see LoggingBetaOptions feature", "log-format-unsupported")
-    flush = logging.get("flushFrequency")
-    flush_ns = flush if isinstance(flush, int) and not isinstance(flush, bool) else duration_of(flush, 5 * SECOND)
-    if flush_ns is not None and flush_ns < 0:
-        yield invalid(
-            base + ("flushFrequency",), format_duration(flush_ns), "Must be greater than zero", "log-flush-frequency-not-positive"
-        )
-    verbosity = logging.get("verbosity")
-    if isinstance(verbosity, int) and verbosity > INT32_MAX:
-        yield invalid(base + ("verbosity",), verbosity, f"Must be <= {INT32_MAX}", "log-invalid-verbosity")
-    yield from _vmodule(logging.get("vmodule"), fmt)
-    if not _gate(doc, "LoggingAlphaOptions", False):
-        for name, options in mapping(logging.get("options")).items():
-            options = mapping(options)
-            path = base + ("options", name)
-            if options.get("splitStream") is True:
-                yield forbidden(path + ("splitStream",), "Feature LoggingAlphaOptions is disabled", "log-alpha-option-disabled")
-            if not _zero_quantity(options.get("infoBufferSize")):
-                yield forbidden(path + ("infoBufferSize",), "Feature LoggingAlphaOptions is disabled", "log-alpha-option-disabled")
-
-
-def _vmodule(entries, fmt) -> Iterator[Finding]:
-    base = ("logging", "vmodule")
-    if entries and isinstance(entries, list) and fmt not in (None, "", "text"):
-        yield forbidden(base, "Only supported for text log format", "log-invalid-vmodule")
-    for i, entry in items(entries):
-        entry = mapping(entry)
-        pattern = entry.get("filePattern")
-        if not pattern:
-            yield Finding("log-invalid-vmodule", base + (i,), "Required value: File pattern must not be empty")
-        elif isinstance(pattern, str) and ("=" in pattern or "," in pattern):
-            yield invalid(base + (i,), pattern, "File pattern must not contain equal sign or comma", "log-invalid-vmodule")
-        level = entry.get("verbosity")
-        if isinstance(level, int) and level > INT32_MAX:
-            yield invalid(base + (i,), level, f"Must be <= {INT32_MAX}", "log-invalid-verbosity")
-
-
-def _zero_quantity(value) -> bool:
-    if value is None or value == 0:
-        return True
-    return isinstance(value, str) and bool(_QUANTITY_ZERO.match(value.strip()))
+def check_gates_and_logging(doc: dict, ctx: Context) -> Iterator[Finding]:
+    yield from check_feature_gates(doc, ctx)
+    yield from check_logging(doc, ctx)
 
 
 # --------------------------------------------------------------------------- svcconf warnings
@@ -414,7 +371,7 @@ def warn_other_mode_settings(doc: dict, ctx: Context) -> Iterator[Finding]:
     for block in BLOCK_DEFAULTS:
         if block != selected_block(doc.get("mode")) and isinstance(doc.get(block), dict):
             yield from _unvalidated_sync_periods(block, doc[block])
-    yield from _detect_local_leftovers(doc)
+    yield from detect_local_leftovers(doc, effective_detect_local(doc))
     if platform(doc) == "linux":
         for name, value in mapping(doc.get("winkernel")).items():
             if value not in (None, "", False):
@@ -442,24 +399,9 @@ def _unvalidated_sync_periods(block: str, settings: dict) -> Iterator[Finding]:
         )
 
 
-def _detect_local_leftovers(doc: dict) -> Iterator[Finding]:
-    mode = effective_detect_local(doc)
-    detect = mapping(doc.get("detectLocal"))
-    for name, wanted in (("bridgeInterface", "BridgeInterface"), ("interfaceNamePrefix", "InterfaceNamePrefix")):
-        if text(detect.get(name)) and mode != wanted:
-            yield advice(
-                "proxy-setting-for-other-mode",
-                ("detectLocal", name),
-                f"detectLocal.{name} is ignored: detectLocalMode is {mode or 'empty'}, not {wanted}",
-            )
-    if text(doc.get("clusterCIDR")) and mode in ("NodeCIDR", "BridgeInterface", "InterfaceNamePrefix"):
-        yield advice("proxy-setting-for-other-mode", ("clusterCIDR",), f"clusterCIDR is not used with detectLocalMode {mode}")
-    if doc.get("detectLocalMode") == "ClusterCIDR" and not text(doc.get("clusterCIDR")):
-        yield advice(
-            "proxy-local-detection-disabled",
-            ("detectLocalMode",),
-            "detectLocalMode ClusterCIDR without clusterCIDR: kube-proxy disables local traffic detection",
-        )
+@rule(KIND)
+def warn_runtime(doc: dict, ctx: Context) -> Iterator[Finding]:
+    yield from check_runtime_advice(doc, ctx, parse_cidr)
 
 
 @rule(KIND)

@@ -13,6 +13,7 @@ from typing import Any
 from ..model import Anchor, Finding, Path, Severity, render_value
 from ..registry import format_release
 from . import Context, advice, duplicate, invalid, items, mapping, required, rule, text
+from . import scheduler_plugin_checks as checks
 from . import scheduler_plugins as plugins
 from .component_base import check_client_connection, check_debugging, check_leader_election
 from .scheduler_extenders import check_extenders
@@ -20,6 +21,8 @@ from .scheduler_extenders import check_extenders
 GROUP = "kubescheduler.config.k8s.io"
 LEADER_DEFAULTS = {"resourceLock": "leases", "resourceNamespace": "kube-system", "resourceName": "kube-scheduler"}
 DEFAULT_SCHEDULER = "default-scheduler"
+# KS-13's detail changed in 1.32 (reference/rules-components.md KS-V-10).
+_SAME_SORT, _SAME_SORT_OLD = "must be the same for all profiles", "queueSort must be the same for all profiles"
 
 
 def _int(value: Any) -> int | None:
@@ -194,7 +197,7 @@ def check_profiles(doc: dict, ctx: Context) -> Iterator[Finding]:
         yield from _check_plugins(profile, version, kind, ctx)
         yield from _check_plugin_config(profile, version, kind, ctx)
         yield from _runtime_counts(profile)
-    yield from _queue_sort(profiles)
+    yield from _queue_sort(profiles, ctx)
     yield from _overridden_percentage(doc, bodies)
 
 
@@ -237,20 +240,8 @@ def _check_plugins(profile: Profile, version: str, kind: str, ctx: Context) -> I
                 iface = interface_of(point, name)
                 yield Finding("duplicate-scheduler-plugin", path, f'plugin "{name}" already registered as "{iface}"')
             seen.add(name)
-            yield from _weight(path, name, point, weight)
-        yield from _disabled(profile, point, ctx)
-
-
-def _disabled(profile: Profile, point: str, ctx: Context) -> Iterator[Finding]:
-    """A disabled name the scheduler does not know disables nothing: usually a typo."""
-    for j, entry in items(profile.point(point).get("disabled")):
-        name = mapping(entry).get("name")
-        if isinstance(name, str) and name and name != "*" and not plugins.known(name, ctx.target) and name not in plugins.GONE:
-            yield advice(
-                "unknown-scheduler-plugin",
-                profile.path + ("plugins", point, "disabled", j),
-                f'disabled plugin "{name}" does not exist in kube-scheduler {format_release(ctx.target)}: nothing is disabled',
-            )
+            yield from checks.weight_checks(path, name, point, weight, f"profiles.plugins.{point}.enabled")
+        yield from checks.disabled_entries(profile, point, ctx.target)
 
 
 def interface_of(point: str, name: str) -> str:
@@ -292,26 +283,6 @@ def _known_plugin(path: Path, name: str, point: str, ctx: Context) -> Iterator[F
         yield Finding("plugin-not-at-extension-point", path, f'plugin "{name}" does not extend {plugins.interface(point)} plugin')
 
 
-def _weight(path: Path, name: str, point: str, weight: Any) -> Iterator[Finding]:
-    weight = _int(weight)
-    if weight is None:
-        return
-    scores = point == "score" or (point == "multiPoint" and plugins.implements(name, "score") is not False)
-    if not scores:
-        where = "a multiPoint plugin that does not score" if point == "multiPoint" else f"the {point} extension point"
-        yield advice(
-            "plugin-weight-ignored",
-            path + ("weight",),
-            f'weight of plugin "{name}" is ignored: weights apply only to score plugins, and this is {where}',
-        )
-    elif weight < 0:
-        yield advice(
-            "plugin-weight-negative",
-            path + ("weight",),
-            f'weight {weight} of score plugin "{name}" is negative: it inverts the plugin\'s preference; use 1 or more (0 means 1)',
-        )
-
-
 def _check_plugin_config(profile: Profile, version: str, kind: str, ctx: Context) -> Iterator[Finding]:
     from .scheduler_args import check_args_kind
 
@@ -328,6 +299,10 @@ def _check_plugin_config(profile: Profile, version: str, kind: str, ctx: Context
         seen.add(name)
         if name in invalid_names:
             yield invalid(path, name, _removed_message(name, version, kind), "removed-scheduler-plugin")
+            continue
+        args_plugin = checks.args_kind_plugin(name)
+        if args_plugin is not None:
+            yield from checks.named_after_args_kind(path, name, args_plugin, entry)
             continue
         if name not in enabled:
             yield advice(
@@ -373,7 +348,7 @@ def _plugin_set(value: dict) -> dict:
     return {"Enabled": enabled or None, "Disabled": disabled or None}
 
 
-def _queue_sort(profiles: list[Profile]) -> Iterator[Finding]:
+def _queue_sort(profiles: list[Profile], ctx: Context) -> Iterator[Finding]:
     first = profiles[0]
     count = len(first.enabled("queueSort"))
     if count > 1:
@@ -392,7 +367,10 @@ def _queue_sort(profiles: list[Profile]) -> Iterator[Finding]:
         current = _plugin_set(profile.point("queueSort"))
         if current != canon:
             yield invalid(
-                profile.path + ("plugins", "queueSort"), current, "must be the same for all profiles", "queue-sort-differs-between-profiles"
+                profile.path + ("plugins", "queueSort"),
+                current,
+                _SAME_SORT if ctx.at_least(1, 32) else _SAME_SORT_OLD,
+                "queue-sort-differs-between-profiles",
             )
         for j, entry in items(profile.body.get("pluginConfig")):
             entry = mapping(entry)

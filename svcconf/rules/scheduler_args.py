@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..model import Finding, Path
+from ..model import Finding, Path, render_value
 from ..naming import Naming
 from . import Context, duplicate, forbidden, invalid, items, mapping, not_supported, required, rule, text
 from .component_base import format_duration, parse_duration
@@ -210,6 +210,7 @@ def _strategy(path: Path, strategy: dict, ctx: Context) -> Iterator[Finding]:
                 f"resource weight of {name} not in valid range (0, 100]",
                 "invalid-resource-weight",
             )
+    yield from _scoring_resource_names(path + ("resources",), strategy.get("resources"))
     ratio = strategy.get("requestedToCapacityRatio")
     if kind == "RequestedToCapacityRatio":
         if ratio is None and ctx.at_least(1, 34):
@@ -222,6 +223,30 @@ def _strategy(path: Path, strategy: dict, ctx: Context) -> Iterator[Finding]:
         yield forbidden(
             path + ("requestedToCapacityRatio",), "must be nil when type is not RequestedToCapacityRatio", "invalid-scoring-strategy"
         )
+
+
+def _scoring_resource_names(path: Path, resources: Any) -> Iterator[Finding]:
+    """NodeResourcesFit never checks these names (unlike BalancedAllocation): a typo scores nothing, a repeat counts twice."""
+    from . import advice
+
+    seen: set[str] = set()
+    for k, spec in items(resources):
+        name = mapping(spec).get("name")
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            yield advice(
+                "scoring-resource-name",
+                path + (k, "name"),
+                f"Duplicate value: {render_value(name)}: NodeResourcesFit accepts it and counts the resource twice in the score",
+            )
+        elif not name or qualified_name(name):
+            yield advice(
+                "scoring-resource-name",
+                path + (k, "name"),
+                f"Invalid value: {render_value(name)}: not a resource name; NodeResourcesFit accepts it, and no node has it",
+            )
+        seen.add(name)
 
 
 # --------------------------------------------------------------------------- topology spread

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from ..model import Finding, Path
 from . import Context, advice, invalid, invalid_redacted, items, mapping, text
+from .component_base import parse_duration
 from .k8s_names import qualified_name
 
 VERBS = ("filterVerb", "preemptVerb", "prioritizeVerb", "bindVerb")
@@ -46,6 +47,7 @@ def check_extenders(extenders: Any, ctx: Context) -> Iterator[Finding]:
             binders += 1
         yield from _advice(path, extender)
         yield from _tls(path, extender)
+        yield from _transport(path, extender)
     if binders > 1:
         yield invalid(
             ("extenders",),
@@ -129,3 +131,31 @@ def _base64_error(value: str) -> int | None:
     except (binascii.Error, ValueError):
         return len(data)
     return None
+
+
+def _transport(path: Path, extender: dict) -> Iterator[Finding]:
+    """makeTransport: tlsConfig applies to every https:// call; enableHTTPS only turns verification off without a CA."""
+    url = extender.get("urlPrefix")
+    scheme = urlsplit(url).scheme if isinstance(url, str) else ""
+    if extender.get("tlsConfig") is not None and scheme == "http":
+        yield advice(
+            "extender-tls-mismatch",
+            path + ("tlsConfig",),
+            f'tlsConfig is never used: urlPrefix "{url}" is plain http, and the scheme of urlPrefix decides whether calls use TLS',
+        )
+    if scheme == "https" and extender.get("enableHTTPS") is False:
+        yield advice(
+            "extender-tls-mismatch",
+            path + ("enableHTTPS",),
+            f'enableHTTPS is false but urlPrefix "{url}" is https: calls use TLS anyway, verified against tlsConfig.caFile/caData '
+            "or the system roots; remove enableHTTPS: false to avoid the confusion",
+        )
+    timeout = extender.get("httpTimeout")
+    ns = parse_duration(timeout) if isinstance(timeout, str) else None
+    if ns is not None and ns < 0:
+        yield advice(
+            "extender-http-timeout-negative",
+            path + ("httpTimeout",),
+            f'httpTimeout "{timeout}" is negative: the HTTP client then has no timeout at all, and a hung extender stalls '
+            "scheduling; use a positive duration (0 means the default, 5s)",
+        )

@@ -1,0 +1,83 @@
+"""kube-proxy featureGates (KP-1): upstream wording, and the gate table read by release."""
+
+from __future__ import annotations
+
+from svcconf.rules.proxy_gates import SPECIAL, gate_table, spec_at
+
+from .helpers import run
+
+HEADER = "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\n"
+
+
+def _diagnostics(body: str, target: str) -> list[tuple[str, str, str, str]]:
+    result = run("validate", "--format", "json", "--target-version", target, "-", stdin=(HEADER + body).encode())
+    return [(d["severity"], d["rule"], d["path"], d["message"]) for d in result.json()["diagnostics"]]
+
+
+def test_unknown_gate_uses_the_setfrommap_wording() -> None:
+    found = _diagnostics("featureGates:\n  UnknownFeature: true\n", "1.35")
+    assert found == [
+        (
+            "error",
+            "unknown-feature-gate",
+            "featureGates",
+            'Invalid value: {"UnknownFeature":true}: unrecognized feature gate: UnknownFeature',
+        )
+    ]
+
+
+def test_locked_gate_uses_the_setfrommap_wording() -> None:
+    found = _diagnostics("featureGates:\n  NFTablesProxyMode: false\n", "1.35")
+    assert found == [
+        (
+            "error",
+            "locked-feature-gate",
+            "featureGates",
+            'Invalid value: {"NFTablesProxyMode":false}: cannot set feature gate NFTablesProxyMode to false, feature is locked to true',
+        )
+    ]
+
+
+def test_the_same_gate_is_free_before_it_is_locked() -> None:
+    assert _diagnostics("featureGates:\n  NFTablesProxyMode: false\n", "1.32") == []
+    assert _diagnostics("featureGates:\n  NFTablesProxyMode: true\n", "1.30") == []
+
+
+def test_map_values_are_shown_sorted_as_go_marshals_them() -> None:
+    (finding,) = _diagnostics("featureGates:\n  Zeta: true\n  Alpha: false\n  AllBeta: true\n", "1.35")[:1]
+    assert finding[3].startswith('Invalid value: {"AllBeta":true,"Alpha":false,"Zeta":true}: unrecognized feature gate: ')
+
+
+def test_all_alpha_and_all_beta_are_accepted() -> None:
+    assert _diagnostics("featureGates:\n  AllAlpha: false\n  AllBeta: true\n", "1.35") == []
+
+
+def test_non_boolean_value_is_a_type_error_not_a_gate_error() -> None:
+    found = _diagnostics('featureGates:\n  ContextualLogging: "yes"\n', "1.35")
+    assert [f[1] for f in found] == ["wrong-type"]
+
+
+def test_table_specs_by_release() -> None:
+    assert spec_at("NFTablesProxyMode", (1, 28)) is None
+    assert spec_at("NFTablesProxyMode", (1, 29)).stage == "alpha"
+    assert spec_at("NFTablesProxyMode", (1, 31)).default is True
+    locked = spec_at("NFTablesProxyMode", (1, 36))
+    assert (locked.stage, locked.default, locked.locked) == ("ga", True, True)
+    assert spec_at("DRADeviceBindingConditions", (1, 35)).default is False
+    assert spec_at("DRADeviceBindingConditions", (1, 36)).default is True
+
+
+def test_table_is_well_formed() -> None:
+    table = gate_table()
+    assert len(table.gates) > 200
+    assert (1, 35) in table.complete_for
+    for name, specs in table.gates.items():
+        assert name not in SPECIAL
+        assert all(spec.stage in ("alpha", "beta", "ga", "deprecated", "removed") for spec in specs), name
+        assert [s.since for s in specs] == sorted(s.since for s in specs), name
+
+
+def test_gate_dropped_after_1_33_is_known_until_1_34_only() -> None:
+    assert spec_at("PodIndexLabel", (1, 33)).locked is True
+    assert spec_at("PodIndexLabel", (1, 34)) is not None
+    assert spec_at("PodIndexLabel", (1, 35)) is None
