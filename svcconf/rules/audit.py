@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ..model import Finding, Severity
 from . import Context, advice, invalid, items, mapping, required, rule
+from .k8s_names import dns1123_subdomain
 
 STAGES = ("RequestReceived", "ResponseStarted", "ResponseComplete", "Panic")
 LEVELS = ("None", "Metadata", "Request", "RequestResponse")
-_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-SUBDOMAIN_MESSAGE = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-    "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
 # Resources whose request or response bodies hold credentials.
 SENSITIVE = (("", "secrets"), ("authentication.k8s.io", "tokenreviews"))
 # What a rule may narrow by; a rule without any of them matches every request.
 SELECTORS = ("users", "userGroups", "verbs", "resources", "namespaces", "nonResourceURLs")
 NARROWING = ("users", "userGroups", "verbs", "namespaces")
-
-
-def subdomain_problems(value: str) -> list[str]:
-    problems = []
-    if len(value) > 253:
-        problems.append("must be no more than 253 characters")
-    if not _SUBDOMAIN.match(value):
-        problems.append(SUBDOMAIN_MESSAGE)
-    return problems
 
 
 @rule("Policy")
@@ -69,7 +54,7 @@ def _check_rule(path: tuple, body: dict, ctx: Context) -> Iterator[Finding]:
         gr = mapping(group_resources)
         group = gr.get("group")
         if isinstance(group, str) and group and not (group == "*" and ctx.at_least(1, 36)):
-            problems = subdomain_problems(group)
+            problems = dns1123_subdomain(group)
             if problems:
                 yield invalid(path + ("resources", k, "group"), group, ",".join(problems), "invalid-api-group")
         names = gr.get("resourceNames")

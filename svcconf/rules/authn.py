@@ -15,13 +15,8 @@ from urllib.parse import urlsplit
 
 from ..model import Anchor, Finding, Path, Severity, render_path
 from . import Context, advice, duplicate, forbidden, invalid, items, mapping, required, rule, text
+from .k8s_names import SUBDOMAIN, SUBDOMAIN_MESSAGE
 
-SUBDOMAIN_FMT = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
-SUBDOMAIN_MESSAGE = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
-    f"and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '{SUBDOMAIN_FMT}')"
-)
-_SUBDOMAIN = re.compile(f"^{SUBDOMAIN_FMT}$")
 _EXTRA_PATH = re.compile(r"^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$")
 _PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----\r?\n(.*?)-----END \1-----", re.DOTALL)
 _EMAIL_MESSAGE = (
@@ -311,7 +306,7 @@ def extra_key_problems(key: str, ctx: Context) -> list[tuple[str, str]]:
     out = []
     if len(prefix) > 253:
         out.append((prefix, "must be no more than 253 characters"))
-    if not _SUBDOMAIN.match(prefix):
+    if not SUBDOMAIN.match(prefix):
         out.append((prefix, SUBDOMAIN_MESSAGE))
     if not _EXTRA_PATH.match(rest):
         out.append((rest, "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"))

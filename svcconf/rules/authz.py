@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 import stat
 from collections.abc import Iterator
 
 from ..model import Finding, Path, Severity
 from . import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
-from .authn import SUBDOMAIN_MESSAGE, check_cel, unknown
+from .authn import check_cel, unknown
 from .encryption import _format_duration, parse_duration
+from .k8s_names import SUBDOMAIN, SUBDOMAIN_MESSAGE
 
 KNOWN_TYPES = ("ABAC", "AlwaysAllow", "AlwaysDeny", "Node", "RBAC", "Webhook")  # sorted, as the message lists them
 REPEATABLE = ("Webhook",)
-_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 MAX_MATCH_CONDITIONS = 64
 
 
@@ -58,7 +57,7 @@ def _check_authorizer(path: Path, authorizer: dict, types: set[str], names: set[
         yield duplicate(path + ("name",), name, "duplicate-authorizer-name")
     else:
         problems = (["must be no more than 253 characters"] if len(name) > 253 else []) + (
-            [] if _SUBDOMAIN.match(name) else [SUBDOMAIN_MESSAGE]
+            [] if SUBDOMAIN.match(name) else [SUBDOMAIN_MESSAGE]
         )
         if problems:
             yield invalid(path + ("name",), name, "authorizer name is invalid: " + ", ".join(problems), "invalid-authorizer-name")

@@ -5,12 +5,9 @@ from __future__ import annotations
 import ipaddress
 import re
 
-_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-SUBDOMAIN_MESSAGE = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-    "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
+from .k8s_names import SUBDOMAIN_MESSAGE  # noqa: F401 - re-exported for the bootstrap rules
+from .k8s_names import dns1123_subdomain as subdomain_problems
+
 WILDCARD_MESSAGE = (
     "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of "
     "lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', "
@@ -22,15 +19,6 @@ _DOMAIN_PART = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
 _DOMAIN = rf"{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*(?::[0-9]+)?"
 _PATH_PART = r"[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*"
 _REFERENCE = re.compile(rf"^(?:{_DOMAIN}/)?{_PATH_PART}(?:/{_PATH_PART})*(?::[\w][\w.-]{{0,127}})?$")
-
-
-def subdomain_problems(value: str) -> list[str]:
-    problems = []
-    if len(value) > 253:
-        problems.append("must be no more than 253 characters")
-    if not _SUBDOMAIN.match(value):
-        problems.append(SUBDOMAIN_MESSAGE)
-    return problems
 
 
 def is_subdomain(value: str) -> bool:

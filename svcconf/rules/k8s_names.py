@@ -9,6 +9,7 @@ _SUBDOMAIN_FMT = _LABEL_FMT + "(\\." + _LABEL_FMT + ")*"
 _QUALIFIED_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL = re.compile(f"^{_LABEL_FMT}$")
 _SUBDOMAIN = re.compile(f"^{_SUBDOMAIN_FMT}$")
+SUBDOMAIN = _SUBDOMAIN  # for callers that only need the yes/no answer
 _QUALIFIED = re.compile(f"^{_QUALIFIED_FMT}$")
 
 LABEL_MESSAGE = (
