@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, SHARED
+from svcconf.registry import PACKAGE_DIR, schema_root
+
+from .conftest import SHARED
 from .helpers import run
 
-DEFAULTS = ROOT / "svcconf" / "data" / "defaults" / "KubeProxyConfiguration.yaml"
-SCHEMA = ROOT / "schemas" / "kubeproxy.config.k8s.io" / "v1alpha1" / "KubeProxyConfiguration.json"
+# As installed: the wheel's data, not the source tree's.
+DEFAULTS = Path(PACKAGE_DIR) / "data" / "defaults" / "KubeProxyConfiguration.yaml"
+SCHEMA = Path(schema_root()) / "kubeproxy.config.k8s.io" / "v1alpha1" / "KubeProxyConfiguration.json"
 CATALOGUE = SHARED / "reference" / "rules-components.md"
 
 

@@ -27,6 +27,7 @@ def add_parser(commands) -> None:
 
 def _report(outcomes: list, files: int, stream) -> None:
     from ..model import Severity
+    from ..report.json_format import diagnostic_dict
 
     diagnostics = [d for o in outcomes for d in o.diagnostics]
     summary = {
@@ -40,21 +41,7 @@ def _report(outcomes: list, files: int, stream) -> None:
     document = {
         "version": 1,
         "summary": summary,
-        "diagnostics": [
-            {
-                "file": d.file,
-                "line": d.line,
-                "column": d.column,
-                "document": d.document,
-                "apiVersion": d.api_version,
-                "kind": d.kind,
-                "path": d.path_text,
-                "rule": d.rule,
-                "severity": str(d.severity),
-                "message": d.message,
-            }
-            for d in diagnostics
-        ],
+        "diagnostics": [diagnostic_dict(d) for d in diagnostics],
         "edits": [
             {
                 "file": o.name,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from ..model import Diagnostic
 from ..pipeline import Report
 
 SCHEMA_VERSION = 1
@@ -21,22 +22,24 @@ def as_dict(report: Report) -> dict:
             "infos": report.infos,
             "skipped": report.skipped,
         },
-        "diagnostics": [
-            {
-                "file": d.file,
-                "line": d.line,
-                "column": d.column,
-                "document": d.document,
-                "apiVersion": d.api_version,
-                "kind": d.kind,
-                "path": d.path_text,
-                "rule": d.rule,
-                "severity": str(d.severity),
-                "message": d.message,
-                "fix": d.fix,
-            }
-            for d in report.diagnostics
-        ],
+        "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
+    }
+
+
+def diagnostic_dict(d: Diagnostic) -> dict:
+    """One diagnostic as the JSON contract spells it (validate and migrate share it)."""
+    return {
+        "file": d.file,
+        "line": d.line,
+        "column": d.column,
+        "document": d.document,
+        "apiVersion": d.api_version,
+        "kind": d.kind,
+        "path": d.path_text,
+        "rule": d.rule,
+        "severity": str(d.severity),
+        "message": d.message,
+        "fix": d.fix,
     }
 
 
