@@ -107,10 +107,13 @@ def _check_tls(where: tuple, tls: dict, ctx: Context) -> Iterator[Finding]:
 
 
 def _missing_file(where: tuple, path: str, detail: str, ctx: Context) -> Iterator[Finding]:
-    """The server refuses a missing TLS file; the file may only exist on the node, so svcconf warns."""
+    """The server refuses a missing TLS file; the file may only exist on the node, so svcconf warns.
+
+    An absolute path names the node's file system and is looked up only with --fs-checks.
+    """
     from .admission import in_memory
 
-    if in_memory(ctx.file):
+    if in_memory(ctx.file) or (os.path.isabs(path) and not ctx.options.get("fs_checks")):
         return
     resolved = path if os.path.isabs(path) else os.path.join(os.path.dirname(os.path.abspath(ctx.file)), path)
     if not os.path.exists(resolved):
