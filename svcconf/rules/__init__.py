@@ -126,3 +126,25 @@ def mapping(value: Any) -> dict:
 
 def text(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def node_path_problem(ctx: Context, path: str, want: str = "file") -> str | None:
+    """What is wrong with a file or folder the component reads at start-up, looked up with --fs-checks.
+
+    Such paths name the control-plane node's file system, so they are checked only when svcconf
+    runs there. Returns None when the path is fine or not checked, else the server's wording.
+    """
+    import os
+    import stat
+
+    if not ctx.options.get("fs_checks") or not path:
+        return None
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as err:
+        return f"unable to read: stat {path}: {(err.strerror or str(err)).lower()}"
+    if want == "dir" and not stat.S_ISDIR(mode):
+        return "must be a directory"
+    if want == "file" and not stat.S_ISREG(mode):
+        return "must be a regular file"
+    return None

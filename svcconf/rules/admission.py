@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterator
 
 from ..model import Anchor, Finding, Severity, render_path
-from . import Context, advice, forbidden, invalid, items, mapping, rule, text
+from . import Context, advice, forbidden, invalid, items, mapping, node_path_problem, rule, text
 
 # Plugin name -> (apiVersion, kind) assumed when an embedded configuration names none.
 EMBEDDED_DEFAULTS = {
@@ -142,6 +142,8 @@ def check_webhook_admission(doc: dict, ctx: Context) -> Iterator[Finding]:
     kubeconfig = doc.get("kubeConfigFile")
     if isinstance(kubeconfig, str) and kubeconfig and not kubeconfig.startswith("/"):
         yield invalid(("kubeConfigFile",), kubeconfig, "must be an absolute file path", "admission-path-not-absolute")
+    elif isinstance(kubeconfig, str) and (problem := node_path_problem(ctx, kubeconfig, "file")):
+        yield invalid(("kubeConfigFile",), kubeconfig, problem, "admission-file-unreadable", Severity.WARNING)
     manifests = doc.get("staticManifestsDir")
     if not isinstance(manifests, str) or not manifests:
         return
@@ -155,6 +157,8 @@ def check_webhook_admission(doc: dict, ctx: Context) -> Iterator[Finding]:
     )
     if not manifests.startswith("/"):
         yield invalid(("staticManifestsDir",), manifests, "must be an absolute file path", "admission-path-not-absolute")
+    elif problem := node_path_problem(ctx, manifests, "dir"):
+        yield invalid(("staticManifestsDir",), manifests, problem, "admission-file-unreadable", Severity.WARNING)
 
 
 def check_legacy_config(doc: dict, ctx: Context) -> Iterator[Finding]:

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterator
 
 from ..model import Finding, Severity
-from . import Context, required
+from . import Context, invalid, node_path_problem, required
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -66,8 +66,12 @@ def check_plugin_config(where: tuple, config: dict, ctx: Context) -> Iterator[Fi
     for key in policy:
         if key not in KNOWN["imagePolicy"]:
             yield from unknown_field(where + ("imagePolicy", key), ctx, "lenient-unknown-field", ("imagePolicy", key))
-    if not policy.get("kubeConfigFile"):
+    kubeconfig = policy.get("kubeConfigFile")
+    if not kubeconfig:
         yield required(where + ("imagePolicy", "kubeConfigFile"), "the backend is called with this kubeconfig")
+    elif isinstance(kubeconfig, str) and (problem := node_path_problem(ctx, kubeconfig, "file")):
+        # IPW-005: the plugin loads the kubeconfig when the API server starts.
+        yield invalid(where + ("imagePolicy", "kubeConfigFile"), kubeconfig, problem, "admission-file-unreadable", Severity.WARNING)
     for field, unit, low, high, low_text, high_text in RANGES:
         value = policy.get(field)
         if not isinstance(value, int) or isinstance(value, bool) or value in (0, -1):
