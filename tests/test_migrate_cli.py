@@ -210,3 +210,13 @@ def test_files_without_old_versions_never_import_ruamel(tmp_path: Path) -> None:
         "sys.exit(10 if any(m.startswith('ruamel') for m in sys.modules) else rc)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False, capture_output=True).returncode == 0
+
+
+def test_migrate_reads_the_target_release_from_the_configuration_file(tmp_path, monkeypatch) -> None:
+    # batch/v1 CronJob is first served in 1.21: a 1.20 target keeps v1beta1, a 1.21 target converts it.
+    (tmp_path / "cron.yaml").write_text("apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c\n")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.20"\n')
+    assert run("migrate", "--check", "cron.yaml").code == 0
+    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.21"\n')
+    assert run("migrate", "--check", "cron.yaml").code == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error, release
@@ -88,17 +89,28 @@ def _diff(outcome, stream) -> None:
 
 
 def run(args) -> int:
+    from ..config import ConfigError, find_config, load_config
     from ..migrate import Options, migrate_bytes, write_atomic
     from ..model import Severity
     from ..naming import default_domain, valid_domain
     from ..pipeline import STDIN, STDIN_NAME, discover
+    from ..registry import parse_release
 
-    domain = args.api_domain or default_domain()
+    # The same configuration file as validate: target release, domain, excluded paths.
+    try:
+        found = find_config()
+        config = load_config(found).values if found else {}
+    except ConfigError as err:
+        for d in err.diagnostics:
+            error(f"{d.file}:{d.line}:{d.column}: invalid configuration: {d.message}")
+        return EXIT_USAGE
+    domain = args.api_domain or (default_domain() if os.environ.get("SVCCONF_API_DOMAIN") else config.get("api-domain")) or default_domain()
     if not valid_domain(domain):
         error(f"--api-domain {domain!r} is not a DNS domain such as k8s.io")
         return EXIT_USAGE
-    options = Options(target=args.to_version, unsafe=args.unsafe, api_domain=domain)
-    files, unreadable = discover(args.paths or ["."], args.exclude)
+    target = args.to_version or (parse_release(config["target-version"]) if "target-version" in config else None)
+    options = Options(target=target, unsafe=args.unsafe, api_domain=domain)
+    files, unreadable = discover(args.paths or ["."], list(config.get("exclude", [])) + args.exclude)
     outcomes = []
     failed = False
     for path in files:
