@@ -61,8 +61,8 @@ def test_rule_ids_are_kebab_case_and_documented_fully() -> None:
 
 
 def _expectations():
-    """(sidecar name, line, severity, rule) of every expectation line in fixtures/."""
-    for sidecar in FIXTURES.rglob("*.expected"):
+    """(sidecar name, line, severity, rule) of every expectation line in fixtures/ (validate and migrate)."""
+    for sidecar in [*FIXTURES.rglob("*.expected"), *FIXTURES.rglob("*.migrate-diagnostics")]:
         for line in sidecar.read_text(encoding="utf-8").splitlines():
             parts = line.split()
             if len(parts) >= 3 and not line.startswith("#"):
