@@ -103,7 +103,7 @@ def _resource_entries(body: dict, group: str, resource: str) -> tuple[bool, bool
         entry_group = entry.get("group", "")
         if entry_group not in (group, "*"):
             continue
-        names = [n for n in entry.get("resources") or [] if isinstance(n, str)]
+        names = [n for _j, n in items(entry.get("resources")) if isinstance(n, str)]
         hit = not names or any(n in ("*", resource, f"{resource}/*") or n.split("/", 1)[0] == resource for n in names)
         if hit:
             can = True

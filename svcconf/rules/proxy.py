@@ -352,7 +352,7 @@ def check_gates_and_logging(doc: dict, ctx: Context) -> Iterator[Finding]:
 @rule(KIND)
 def warn_other_mode_settings(doc: dict, ctx: Context) -> Iterator[Finding]:
     mode = doc.get("mode") or ("iptables" if platform(doc) == "linux" else "kernelspace")
-    if mode not in READ_BY:
+    if not isinstance(mode, str) or mode not in READ_BY:  # a wrong type is the schema's to report
         return
     read = READ_BY[mode]
     for block, defaults in BLOCK_DEFAULTS.items():
