@@ -84,7 +84,7 @@ def _rule_advice(path: tuple, body: dict) -> Iterator[Finding]:
             f"non-resource requests have no bodies: level {level} records the same as Metadata",
             Severity.INFO,
         )
-    stages = {s for s in body.get("omitStages") or [] if isinstance(s, str)}
+    stages = {s for _j, s in items(body.get("omitStages")) if isinstance(s, str)}
     if set(STAGES) <= stages:
         yield advice("all-stages-omitted", path + ("omitStages",), "every stage is omitted, so this rule records nothing; use level: None")
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from ..model import Finding, Severity
 from ..naming import Naming
-from . import Context, advice, mapping
+from . import Context, advice, mapping, text
 
 KUBEADM = "kubeadm.k8s.io"
 KUBELET = "kubelet.config.k8s.io"
@@ -170,10 +170,11 @@ def cluster_values(ctx: Context) -> dict:
     net = mapping(mapping(cluster).get("networking"))
     return {
         "present": cluster is not None,
-        "serviceSubnet": net.get("serviceSubnet") or DEFAULT_SERVICE_SUBNET,
-        "podSubnet": net.get("podSubnet") or "",
-        "dnsDomain": net.get("dnsDomain") or DEFAULT_DNS_DOMAIN,
-        "certificatesDir": mapping(cluster).get("certificatesDir") or "/etc/kubernetes/pki",
+        # Values of the wrong type are the schema's to report; here they count as unset.
+        "serviceSubnet": text(net.get("serviceSubnet")) or DEFAULT_SERVICE_SUBNET,
+        "podSubnet": text(net.get("podSubnet")),
+        "dnsDomain": text(net.get("dnsDomain")) or DEFAULT_DNS_DOMAIN,
+        "certificatesDir": text(mapping(cluster).get("certificatesDir")) or "/etc/kubernetes/pki",
     }
 
 

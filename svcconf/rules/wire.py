@@ -11,7 +11,7 @@ import binascii
 from collections.abc import Iterator
 
 from ..model import Anchor, Finding, Severity
-from . import Context, advice, mapping, not_supported, required, rule, text
+from . import Context, advice, items, mapping, not_supported, required, rule, text
 
 OPERATIONS = ("CREATE", "UPDATE", "DELETE", "CONNECT")
 REQUEST_FIELDS = ("uid", "kind", "resource", "operation", "userInfo")
@@ -48,7 +48,7 @@ def check_response(doc: dict, ctx: Context) -> Iterator[Finding]:
     if "allowed" not in response:
         yield advice("review-allowed-missing", base, "response.allowed is not set, so the request is denied")
     yield from _check_patch(base, response)
-    for i, warning in enumerate(response.get("warnings") or []):
+    for i, warning in items(response.get("warnings")):
         if isinstance(warning, str) and len(warning) > WARNING_LIMIT:
             yield advice(
                 "long-admission-warning",
