@@ -220,3 +220,19 @@ def test_migrate_reads_the_target_release_from_the_configuration_file(tmp_path, 
     assert run("migrate", "--check", "cron.yaml").code == 0
     (tmp_path / ".svcconf.yaml").write_text('target-version: "1.21"\n')
     assert run("migrate", "--check", "cron.yaml").code == 1
+
+
+def test_a_failing_conversion_leaves_the_file_unchanged(tmp_path, monkeypatch) -> None:
+    from svcconf.migrate import engine
+
+    def broken(*_args, **_kwargs):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(engine, "migrate_text", broken)
+    path = tmp_path / "audit.yaml"
+    original = "apiVersion: audit.k8s.io/v1beta1\nkind: Policy\nrules:\n  - level: Metadata\n"
+    path.write_text(original)
+    result = run("migrate", "--write", str(path))
+    assert result.code == 1
+    assert path.read_text() == original
+    assert "internal-error" in result.out and "file left unchanged" in result.out

@@ -70,3 +70,14 @@ def test_no_rule_fails_on_mutated_fixtures() -> None:
         failures += [f"{name}: {d.message}" for d in result.diagnostics if d.rule == "internal-error"]
     assert count > 1000
     assert failures == []
+
+
+def test_migrate_never_fails_on_mutated_fixtures() -> None:
+    from svcconf.migrate import Options as MigrateOptions
+    from svcconf.migrate import migrate_bytes
+
+    failures = []
+    for name, text in _inputs():
+        outcome = migrate_bytes(str(name), text.encode("utf-8"), MigrateOptions())
+        failures += [f"{name}: {d.message}" for d in outcome.diagnostics if d.rule == "internal-error"]
+    assert failures == []

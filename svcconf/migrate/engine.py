@@ -392,7 +392,20 @@ def migrate_bytes(name: str, data: bytes, options: Options | None = None) -> Fil
             )
         )
         return outcome
-    new = migrate_text(name, text, options, outcome)
+    try:
+        new = migrate_text(name, text, options, outcome)
+    except Exception as err:  # noqa: BLE001 - a bug in one conversion must never damage or hide the file
+        outcome.diagnostics.append(
+            Diagnostic(
+                name,
+                1,
+                1,
+                "internal-error",
+                Severity.ERROR,
+                f"migrate failed ({type(err).__name__}); file left unchanged; please report it",
+            )
+        )
+        return outcome
     if new is not None and new != text:
         bom, encoding = _encoding_of(data)
         outcome.output = bom + new.encode(encoding)

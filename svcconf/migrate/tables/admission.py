@@ -24,9 +24,10 @@ def _webhook_reviews(doc: dict, ctx: Context) -> list[Review]:
                 )
             )
         name = hook.get("name")
-        if name in names:
+        if isinstance(name, str) and name in names:
             out.append(Review((*path, "name"), f"webhook name {name!r} is used twice; v1 requires unique names", "rename one of them"))
-        names[name] = path
+        if isinstance(name, str):
+            names[name] = path
     return out
 
 
