@@ -96,9 +96,15 @@ def svcconf_validate(corpus: str, jobs: int):
     return validate([corpus], Options(jobs=jobs))
 
 
+# Commands run as an installed tool runs: with byte-code caches (pip writes them at install time).
+COMMAND_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_command(argv: list[str], cwd: str, ok: tuple[int, ...] = (0,)) -> float:
     start = time.perf_counter()
-    done = subprocess.run(argv, check=False, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run(
+        argv, check=False, cwd=cwd, env=COMMAND_ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     elapsed = time.perf_counter() - start
     if done.returncode not in ok:
         raise SystemExit(f"bench: {' '.join(argv)} exited {done.returncode}:\n{done.stderr.decode(errors='replace')[-2000:]}")
