@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.rules.imagepolicy import go_duration
+from svcconf.rules.durations import format_duration as go_duration
 from svcconf.rules.k8s_names import dns1123_label, dns1123_subdomain, qualified_name
 
 from .helpers import run

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from ..model import Finding, Path, Severity
 from . import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
 from .authn import check_cel, unknown
-from .encryption import _format_duration, parse_duration
+from .durations import format_duration, parse_duration
 from .k8s_names import SUBDOMAIN, SUBDOMAIN_MESSAGE
 
 KNOWN_TYPES = ("ABAC", "AlwaysAllow", "AlwaysDeny", "Node", "RBAC", "Webhook")  # sorted, as the message lists them
@@ -86,7 +86,7 @@ def _check_webhook(path: Path, webhook: dict, ctx: Context) -> Iterator[Finding]
     for field in ("authorizedTTL", "unauthorizedTTL"):
         seconds = _seconds(webhook.get(field))
         if seconds is not None and seconds < 0:
-            yield invalid(path + (field,), _format_duration(seconds), "must be > 0s", "invalid-webhook-ttl")
+            yield invalid(path + (field,), format_duration(parse_duration(webhook.get(field))), "must be > 0s", "invalid-webhook-ttl")
     version = text(webhook.get("subjectAccessReviewVersion"))
     if not version:
         yield required(path + ("subjectAccessReviewVersion",))
@@ -122,7 +122,8 @@ def _webhook_advice(path: Path, webhook: dict) -> Iterator[Finding]:
 
 
 def _seconds(value) -> float | None:
-    return parse_duration(value) if isinstance(value, str) else None
+    nanos = parse_duration(value)
+    return None if nanos is None else nanos / 1e9
 
 
 def _check_timeout(path: Path, value) -> Iterator[Finding]:
@@ -130,7 +131,7 @@ def _check_timeout(path: Path, value) -> Iterator[Finding]:
     if value is None or seconds == 0:
         yield required(path)
     elif seconds is not None and (seconds < 0 or seconds > 30):
-        yield invalid(path, _format_duration(seconds), "must be > 0s and <= 30s", "invalid-webhook-timeout")
+        yield invalid(path, format_duration(parse_duration(value)), "must be > 0s and <= 30s", "invalid-webhook-timeout")
 
 
 def _check_connection(path: Path, info: dict, ctx: Context) -> Iterator[Finding]:

@@ -13,13 +13,13 @@ from urllib.parse import urlsplit
 
 from ..model import Anchor, Finding, Severity, render_value
 from . import Context, advice, invalid, invalid_redacted, items, mapping, required, rule, text
+from .durations import format_duration, parse_duration
 
 PROVIDER_ORDER = ("kms", "aesgcm", "aescbc", "secretbox", "identity")  # the server's priority order
 PROVIDER_NAMES = {"kms": "KMS", "aesgcm": "AESGCM", "aescbc": "AESCBC", "secretbox": "Secretbox", "identity": "Identity"}
 KEY_LENGTHS = {"aesgcm": (16, 24, 32), "aescbc": (16, 24, 32), "secretbox": (32,)}
 NO_REST_API = ("apiserveripinfo", "serviceipallocations", "servicenodeportallocations")
 _BASE64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
-_DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
 
 
 def parse_group_resource(entry: str) -> tuple[str, str]:
@@ -183,43 +183,6 @@ def decode_key(secret: str) -> bytes | None:
         return None
 
 
-def parse_duration(value: str) -> float | None:
-    """Seconds in a Go duration string ("3s", "1m30s", "-1m"), or None when it is not one."""
-    sign = -1.0 if value.startswith("-") else 1.0
-    body = value.lstrip("+-")
-    if body == "0":
-        return 0.0
-    if not body:
-        return None
-    units = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-    total, position = 0.0, 0
-    for match in _DURATION_PART.finditer(body):
-        if match.start() != position:
-            return None
-        total += float(match.group(1)) * units[match.group(2)]
-        position = match.end()
-    if position != len(body):
-        return None
-    return sign * total
-
-
-def _format_duration(seconds: float) -> str:
-    """Go's Duration.String() for whole seconds and minutes, which upstream messages print."""
-    if seconds == 0:
-        return "0s"
-    sign = "-" if seconds < 0 else ""
-    rest = abs(seconds)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    out = sign
-    if hours:
-        out += f"{int(hours)}h"
-    if hours or minutes:
-        out += f"{int(minutes)}m"
-    out += f"{secs:g}s"
-    return out
-
-
 def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Iterator[Finding]:
     api_version = kms.get("apiVersion") or "v1"
     name = text(kms.get("name"))
@@ -239,11 +202,11 @@ def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Ite
         kms_names.add(name)
     timeout = kms.get("timeout")
     if isinstance(timeout, str):
-        seconds = parse_duration(timeout)
-        if seconds is None:
+        nanos = parse_duration(timeout)
+        if nanos is None:
             yield invalid(path + ("timeout",), timeout, 'time: invalid duration "' + timeout + '"', "kms-timeout-not-positive")
-        elif seconds <= 0:
-            yield invalid(path + ("timeout",), _format_duration(seconds), "timeout should be a positive value", "kms-timeout-not-positive")
+        elif nanos <= 0:
+            yield invalid(path + ("timeout",), format_duration(nanos), "timeout should be a positive value", "kms-timeout-not-positive")
     endpoint = kms.get("endpoint")
     if not endpoint:
         yield Finding(

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from ..model import Finding, Severity
 from . import Context, invalid, node_path_problem, required
+from .durations import format_duration
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -81,34 +82,6 @@ def check_plugin_config(where: tuple, config: dict, ctx: Context) -> Iterator[Fi
             yield Finding(
                 "image-policy-ttl-out-of-range",
                 where + ("imagePolicy", field),
-                f"valid value is between {low_text} and {high_text}, got {go_duration(nanos)}",
+                f"valid value is between {low_text} and {high_text}, got {format_duration(nanos)}",
                 Severity.ERROR,
             )
-
-
-def go_duration(nanos: int) -> str:
-    """Go's time.Duration.String()."""
-    if nanos == 0:
-        return "0s"
-    sign = "-" if nanos < 0 else ""
-    n = abs(nanos)
-    if n < NANOS["s"]:
-        for unit, size in (("ms", 1_000_000), ("µs", 1_000), ("ns", 1)):
-            if n >= size:
-                return sign + _fraction(n, size) + unit
-    hours, n = divmod(n, 3600 * NANOS["s"])
-    minutes, n = divmod(n, 60 * NANOS["s"])
-    out = sign
-    if hours:
-        out += f"{hours}h"
-    if hours or minutes:
-        out += f"{minutes}m"
-    return out + _fraction(n, NANOS["s"]) + "s"
-
-
-def _fraction(n: int, size: int) -> str:
-    whole, rest = divmod(n, size)
-    if not rest:
-        return str(whole)
-    digits = str(rest).rjust(len(str(size)) - 1, "0").rstrip("0")
-    return f"{whole}.{digits}"

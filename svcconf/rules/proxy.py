@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 from ..model import Finding
 from . import Context, advice, invalid, items, mapping, not_supported, rule, text
-from .component_base import check_client_connection, format_duration, parse_duration
+from .component_base import check_client_connection
+from .durations import format_duration, parse_duration
 from .proxy_advice import check_runtime_advice, detect_local_leftovers
 from .proxy_gates import check_feature_gates
 from .proxy_logging import check_logging

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from ..model import Finding
 from . import Context, forbidden, invalid, items, mapping
-from .component_base import format_duration, parse_duration
+from .durations import format_duration, parse_duration
 
 SECOND = 1_000_000_000
 INT32_MAX = 2147483647

@@ -13,7 +13,7 @@ from typing import Any
 from ..model import Finding, Path, render_value
 from ..naming import Naming
 from . import Context, duplicate, forbidden, invalid, items, mapping, not_supported, required, rule, text
-from .component_base import format_duration, parse_duration
+from .durations import format_duration, parse_duration
 from .k8s_names import qualified_name
 
 GROUP = "kubescheduler.config.k8s.io"

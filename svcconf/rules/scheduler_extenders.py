@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from ..model import Finding, Path
 from . import Context, advice, invalid, invalid_redacted, items, mapping, text
-from .component_base import parse_duration
+from .durations import parse_duration
 from .k8s_names import qualified_name
 
 VERBS = ("filterVerb", "preemptVerb", "prioritizeVerb", "bindVerb")
