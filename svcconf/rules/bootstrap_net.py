@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
-from .k8s_names import SUBDOMAIN_MESSAGE  # noqa: F401 - re-exported for the bootstrap rules
+from .go_net import parse_cidr, parse_ip  # noqa: F401 - re-exported for the bootstrap rules
+from .k8s_names import SUBDOMAIN_MESSAGE  # noqa: F401
 from .k8s_names import dns1123_subdomain as subdomain_problems
 
 WILDCARD_MESSAGE = (
@@ -23,35 +23,6 @@ _REFERENCE = re.compile(rf"^(?:{_DOMAIN}/)?{_PATH_PART}(?:/{_PATH_PART})*(?::[\w
 
 def is_subdomain(value: str) -> bool:
     return not subdomain_problems(value)
-
-
-def parse_ip(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """An IP address as Go's net.ParseIP reads it (IPv4 octets may carry leading zeros)."""
-    if not isinstance(value, str) or not value or "/" in value or "%" in value:
-        return None
-    if "." in value and ":" not in value:
-        parts = value.split(".")
-        if len(parts) != 4 or not all(p.isdigit() and len(p) <= 3 for p in parts):
-            return None
-        value = ".".join(str(int(p)) for p in parts)
-    try:
-        return ipaddress.ip_address(value)
-    except ValueError:
-        return None
-
-
-def parse_cidr(value: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
-    """A CIDR as net.ParseCIDR reads it: address/prefix, host bits allowed."""
-    if not isinstance(value, str) or value.count("/") != 1:
-        return None
-    address, prefix = value.split("/")
-    ip = parse_ip(address)
-    if ip is None or not prefix.isdigit():
-        return None
-    try:
-        return ipaddress.ip_network(f"{ip}/{int(prefix)}", strict=False)
-    except ValueError:
-        return None
 
 
 def split_host_port(value: str) -> tuple[str, str] | str:

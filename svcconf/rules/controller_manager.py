@@ -14,8 +14,8 @@ from ..model import Finding, Severity
 from . import Context, advice, invalid, items, mapping, required, rule, text
 from .component_base import check_client_connection, check_debugging, check_leader_election
 from .durations import format_duration, parse_duration
+from .go_net import parse_cidr
 from .leader_migration import CCM_CONTROLLERS, CCM_WEBHOOKS, KCM_CONTROLLERS, leader_migration
-from .proxy import parse_cidr
 
 KCM = "KubeControllerManagerConfiguration"
 CCM = "CloudControllerManagerConfiguration"

@@ -8,7 +8,6 @@ The platform is Linux unless the document says Windows (`mode: kernelspace`, `wi
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Iterator
 
@@ -16,6 +15,7 @@ from ..model import Finding
 from . import Context, advice, invalid, items, mapping, not_supported, rule, text
 from .component_base import check_client_connection
 from .durations import format_duration, parse_duration
+from .go_net import parse_cidr, parse_ip
 from .proxy_advice import check_runtime_advice, detect_local_leftovers
 from .proxy_gates import check_feature_gates
 from .proxy_logging import check_logging
@@ -73,31 +73,6 @@ def duration_of(value, default: int) -> int | None:
     if ns is None:
         return None  # not a duration: the schema reports it
     return default if ns == 0 else ns
-
-
-def parse_ip(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """Go's sloppy IP parser: IPv4 octets may carry leading zeros; zones are not IPs."""
-    if not value or "%" in value:
-        return None
-    if "." in value and ":" not in value:
-        parts = value.split(".")
-        if len(parts) == 4 and all(p.isdigit() for p in parts):
-            value = ".".join(str(int(p)) for p in parts)
-    try:
-        return ipaddress.ip_address(value)
-    except ValueError:
-        return None
-
-
-def parse_cidr(value: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
-    """Go's sloppy CIDR parser: address/prefix, host bits allowed (and leading zeros, as in its octets)."""
-    address, slash, prefix = value.partition("/")
-    if not slash or not prefix.isdigit():
-        return None
-    ip = parse_ip(address)
-    if ip is None or int(prefix) > ip.max_prefixlen:
-        return None
-    return ipaddress.ip_network(f"{ip}/{prefix}", strict=False)
 
 
 def split_host_port(value: str) -> tuple[str, str] | None:
