@@ -55,5 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: one line for the user, the traceback on request
         if os.environ.get("SVCCONF_DEBUG"):
             raise
-        sys.stderr.write(f"svcconf: internal error: {type(err).__name__}: {err} (set SVCCONF_DEBUG=1 for the traceback; please report it)\n")
+        sys.stderr.write(
+            f"svcconf: internal error: {type(err).__name__}: {err} (set SVCCONF_DEBUG=1 for the traceback; please report it)\n"
+        )
         return EXIT_USAGE

@@ -13,6 +13,7 @@ import re
 from typing import NamedTuple
 
 from .naming import GroupVersion
+from .tables import read_table
 
 Release = tuple  # (major, minor)
 
@@ -80,16 +81,8 @@ def aliases() -> dict[tuple[str, str, str], tuple[str, str, str]]:
     The spec writes some API server kinds under `apiserver.{api_domain}` where upstream registers
     them under `apiserver.config.k8s.io`; both must validate.
     """
-    table: dict[tuple[str, str, str], tuple[str, str, str]] = {}
-    with open(os.path.join(PACKAGE_DIR, "data", "aliases.tsv"), encoding="utf-8") as handle:
-        for line in handle:
-            if line.startswith("#") or not line.strip():
-                continue
-            cells = [cell.strip() for cell in line.rstrip("\n").split("\t")]
-            if cells[:3] == ["group", "version", "kind"]:
-                continue
-            table[(cells[0], cells[1], cells[2])] = (cells[3], cells[4], cells[5])
-    return table
+    _meta, rows = read_table("aliases.tsv")
+    return {(r["group"], r["version"], r["kind"]): (r["canonical_group"], r["canonical_version"], r["canonical_kind"]) for r in rows}
 
 
 def canonical(group: str, version: str, kind: str) -> tuple[str, str, str]:
@@ -138,38 +131,23 @@ class LifecycleTable(NamedTuple):
 
 @functools.lru_cache(maxsize=1)
 def lifecycle() -> LifecycleTable:
-    path = os.path.join(PACKAGE_DIR, "data", "lifecycle.tsv")
-    newest: Release = (1, 36)
+    meta, records = read_table("lifecycle.tsv")
+    newest: Release = parse_release(meta.get("newest-release", "1.36"))
     rows: dict[tuple[str, str, str], Lifecycle] = {}
-    header: list[str] | None = None
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            line = line.rstrip("\n")
-            if line.startswith("#"):
-                key, _, value = line[1:].partition(":")
-                if key.strip() == "newest-release":
-                    newest = parse_release(value)
-                continue
-            if not line.strip():
-                continue
-            cells = line.split("\t")
-            if header is None:
-                header = cells
-                continue
-            record = dict(zip(header, cells))
-            replacement = record["replacement"].strip()
-            row = Lifecycle(
-                group=record["group"].strip(),
-                version=record["version"].strip(),
-                kind=record["kind"].strip(),
-                scope=record["scope"].strip(),
-                introduced=_release_or_none(record["introduced"]),
-                deprecated=_release_or_none(record["deprecated"]),
-                removed=_release_or_none(record["removed"]),
-                replacement=None if replacement in ("", "-") else replacement,
-                note=record.get("note", "").strip(),
-            )
-            rows[(row.group, row.version, row.kind)] = row
+    for record in records:
+        replacement = record["replacement"]
+        row = Lifecycle(
+            group=record["group"],
+            version=record["version"],
+            kind=record["kind"],
+            scope=record["scope"],
+            introduced=_release_or_none(record["introduced"]),
+            deprecated=_release_or_none(record["deprecated"]),
+            removed=_release_or_none(record["removed"]),
+            replacement=None if replacement in ("", "-") else replacement,
+            note=record["note"],
+        )
+        rows[(row.group, row.version, row.kind)] = row
     group_scope: dict[str, str] = {}
     group_versions: dict[str, set[str]] = {}
     for row in rows.values():

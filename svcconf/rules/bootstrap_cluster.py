@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from ..model import Finding, Path, render_value
+from ..registry import parse_release
+from ..tables import read_table
 from . import Context, advice, invalid, items, mapping
 from .bootstrap_net import (
     WILDCARD_MESSAGE,
@@ -304,19 +305,8 @@ def _kubernetes_version(value: Any) -> Iterator[Finding]:
 
 @functools.cache
 def feature_gates() -> list[tuple[str, tuple, tuple | None]]:
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "kubeadm", "feature-gates.tsv")
-    rows = []
-    with open(path, encoding="utf-8") as handle:
-        lines = [line.rstrip("\n") for line in handle if not line.startswith("#")]
-    for line in lines[1:]:
-        gate, introduced, removed, _note = (line.split("\t") + ["", "", ""])[:4]
-        rows.append((gate, _release(introduced), _release(removed) if removed else None))
-    return rows
-
-
-def _release(text: str) -> tuple:
-    major, minor = text.split(".")
-    return (int(major), int(minor))
+    _meta, rows = read_table("kubeadm", "feature-gates.tsv")
+    return [(r["gate"], parse_release(r["introduced"]), parse_release(r["removed"]) if r["removed"] else None) for r in rows]
 
 
 def known_gates(target: tuple) -> list[str]:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..model import Finding, Severity, render_value
 from ..registry import format_release, parse_release
+from ..tables import read_table
 from . import Context, advice, invalid, mapping
 
-TABLE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "feature-gates.tsv")
 # Every Kubernetes feature gate registry accepts these two switches besides the named gates.
 SPECIAL = frozenset({"AllAlpha", "AllBeta"})
 
@@ -32,21 +31,12 @@ class GateTable(NamedTuple):
 
 @functools.lru_cache(maxsize=1)
 def gate_table() -> GateTable:
+    meta, rows = read_table("feature-gates.tsv")
+    complete = {parse_release(v) for v in meta.get("complete-for", "").split(",") if v.strip()}
     gates: dict[str, list[Spec]] = {}
-    complete: set[tuple] = set()
-    with open(TABLE, encoding="utf-8") as handle:
-        for line in handle:
-            line = line.rstrip("\n")
-            if line.startswith("#"):
-                key, _, value = line[1:].partition(":")
-                if key.strip() == "complete-for":
-                    complete.update(parse_release(v) for v in value.split(",") if v.strip())
-                continue
-            cells = line.split("\t")
-            if len(cells) != 5 or cells[0] == "gate":
-                continue
-            name, since, default, stage, locked = cells
-            gates.setdefault(name, []).append(Spec(parse_release(since), default == "true", stage, locked == "true"))
+    for row in rows:
+        spec = Spec(parse_release(row["version"]), row["default"] == "true", row["stage"], row["locked"] == "true")
+        gates.setdefault(row["gate"], []).append(spec)
     for specs in gates.values():
         specs.sort(key=lambda spec: spec.since)
     return GateTable(gates, frozenset(complete))

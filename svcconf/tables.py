@@ -1,0 +1,30 @@
+"""The data tables in svcconf/data: tab-separated, `# key: value` comment lines, a header row naming the columns."""
+
+from __future__ import annotations
+
+import os
+
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def read_table(*parts: str) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """(metadata from `# key: value` comments, rows as column -> stripped cell; missing cells are "")."""
+    meta: dict[str, str] = {}
+    rows: list[dict[str, str]] = []
+    header: list[str] | None = None
+    with open(os.path.join(DATA_DIR, *parts), encoding="utf-8") as handle:
+        for line in handle:
+            line = line.rstrip("\n")
+            if line.startswith("#"):
+                key, colon, value = line[1:].partition(":")
+                if colon:
+                    meta.setdefault(key.strip(), value.strip())
+                continue
+            if not line.strip():
+                continue
+            cells = [cell.strip() for cell in line.split("\t")]
+            if header is None:
+                header = cells
+                continue
+            rows.append(dict(zip(header, cells + [""] * (len(header) - len(cells)))))
+    return meta, rows
