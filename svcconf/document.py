@@ -78,7 +78,7 @@ class DocumentChecker:
         """Warn about scalars YAML 1.2 tools read differently, inside objects whose schema was checked."""
         if not document.ambiguous:
             return
-        from .schema import is_secret
+        from .secrets import is_secret
 
         typed = {f.path for f in findings if f.rule == "wrong-type"}
         for path, written, value, _line, _col in document.ambiguous:

@@ -13,19 +13,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from .model import Anchor, Finding, Path, Severity, render_path, render_value
+from .secrets import is_secret
 
 FIELD_VALIDATION_LEVELS = ("Strict", "Warn", "Ignore")
-SECRET_FIELDS = frozenset({"secret", "token", "tlsBootstrapToken", "clientKeyData", "certificateKey", "privateKey", "password"})
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
 
 
 def json_type(value: Any) -> str:
     return _JSON_TYPES.get(type(value), "null" if value is None else type(value).__name__)
-
-
-def is_secret(path: Path) -> bool:
-    return bool(path) and path[-1] in SECRET_FIELDS
 
 
 class SchemaChecker:
