@@ -105,8 +105,13 @@ def _secret_values(value) -> list[str]:
 
 
 def render(result, secrets: list[str] = ()) -> str:
-    """The explanation as text; a value holding a secret claim's value prints as <redacted>."""
+    """The explanation as text; a value holding a secret claim's value prints as <redacted>.
+
+    Claim values are quoted and the rules' own text (expressions, messages) is escaped, so neither
+    the payload nor the config can add a line or a terminal escape.
+    """
     from ..model import render_value
+    from ..report.escape import printable
 
     def q(value: str) -> str:
         return "<redacted>" if any(secret in value for secret in secrets) else render_value(value)
@@ -141,7 +146,7 @@ def render(result, secrets: list[str] = ()) -> str:
         lines.append(f"result: rejected: {reason}")
     else:
         lines.append("result: authenticated")
-    return "\n".join(lines) + "\n"
+    return "".join(printable(line) + "\n" for line in lines)
 
 
 def _outcome(index: int, outcome) -> str:
