@@ -186,3 +186,16 @@ def test_schema_messages_never_quote_an_object_holding_a_secret() -> None:
     [finding] = SchemaChecker(schema).check({"keys": [{"name": "k1", "secret": "hunter2"}]})
     assert finding.path == ("keys", 0) and "hunter2" not in finding.message
 
+
+def test_explain_claims_never_echoes_a_token_given_as_the_claims_argument(tmp_path) -> None:
+    config = tmp_path / "auth.yaml"
+    config.write_text("apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\njwt: []\n")
+    token = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJodHRwczovL2kuZXhhbXBsZS5jb20ifQ.c2lnbmF0dXJlLXNlY3JldA"
+    result = run("explain-claims", str(config), "--claims", token)
+    assert result.code == 2 and result.out == ""
+    for part in token.split("."):
+        assert part not in result.err
+    assert f"the argument is {len(token)} characters, in three dot-separated parts like a compact JWT" in result.err
+    # Swapped arguments: the token where the config file belongs.
+    result = run("explain-claims", token, "--claims", str(config))
+    assert result.code == 2 and token.split(".")[1] not in result.err
