@@ -63,7 +63,7 @@ def uri_reference(path: str) -> str:
 
 
 # Outside ASCII, or DEL: the only characters json.dumps(ensure_ascii=False) may leave unescaped that need a look.
-_JSON_SUSPECT = re.compile(r"[^\x00-\x7e]")
+_JSON_SUSPECT = r"[^\x00-\x7e]"
 
 
 def json_text(data: object) -> str:
@@ -75,7 +75,7 @@ def json_text(data: object) -> str:
     import json
 
     text = json.dumps(data, indent=2, ensure_ascii=False)
-    return text if text.isascii() and "\x7f" not in text else _JSON_SUSPECT.sub(_json_escape, text)
+    return text if text.isascii() and "\x7f" not in text else re.sub(_JSON_SUSPECT, _json_escape, text)
 
 
 def _json_escape(match: re.Match) -> str:
