@@ -18,13 +18,20 @@ from .helpers import run
 
 SCHEDULER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 # A double-quoted YAML key may hold any character as an escape: here a newline that starts a
-# workflow command, a terminal colour sequence, a bidi override and a C0 control XML cannot hold.
-HOSTILE_KEY = SCHEDULER + '"a\\n::error file=x::pwned\\e[31m\\u202e\\x01": 1\n'
-SHOWN_KEY = "a\\n::error file=x::pwned\\x1b[31m\\u202e\\x01"
+# workflow command, a terminal colour sequence, a bidi override and a C0 control XML cannot hold,
+# then the commands GitHub's runner (legacy syntax) and Azure Pipelines find anywhere in a line.
+HOSTILE_KEY = SCHEDULER + '"a\\n::error file=x::pwned\\e[31m\\u202e\\x01 ##[add-mask]b ##vso[task.setvariable variable=c]d": 1\n'
+SHOWN_KEY = "a\\n::error file=x::pwned\\x1b[31m\\u202e\\x01 \\x23#[add-mask]b \\x23#vso[task.setvariable variable=c]d"
+KEY = "a\n::error file=x::pwned\x1b[31m\u202e\x01 ##[add-mask]b ##vso[task.setvariable variable=c]d"
 
 
 def _lines(result) -> list[str]:
     return (result.out + result.err).splitlines()
+
+
+def _commands(result) -> list[str]:
+    """Lines a CI runner would take as commands: "::" after leading spaces, or "##[" / "##vso[" anywhere."""
+    return [line for line in _lines(result) if line.lstrip().startswith("::") or "##[" in line or "##vso[" in line]
 
 
 def _github_commands_are_ours(line: str) -> bool:
@@ -41,8 +48,9 @@ def test_a_hostile_key_starts_no_workflow_command_and_no_terminal_escape(tmp_pat
     if fmt == "github":
         # The one annotation is the only command; the key's newline is inside its data, escaped.
         assert len(lines) == 1 and _github_commands_are_ours(lines[0]) and "::error file=x" in lines[0]
+        assert "##[" not in lines[0] and "##vso[" not in lines[0]
     else:
-        assert not [line for line in lines if line.startswith("::")]
+        assert _commands(result) == []
     output = result.out + result.err
     assert "\x1b" not in output and "\u202e" not in output and "\x01" not in output
     if fmt in ("text", "github", "junit"):
@@ -54,11 +62,10 @@ def test_json_formats_keep_the_key_as_data(tmp_path, fmt: str) -> None:
     path = tmp_path / "s.yaml"
     path.write_text(HOSTILE_KEY, encoding="utf-8")
     report = run("validate", "--no-config", "-f", fmt, str(path)).json()
-    key = "a\n::error file=x::pwned\x1b[31m\u202e\x01"
     if fmt == "json":
-        assert report["diagnostics"][0]["path"] == f"[{key}]"
+        assert report["diagnostics"][0]["path"] == f"[{KEY}]"
     else:
-        assert report["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == f"[{key}]"
+        assert report["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == f"[{KEY}]"
 
 
 def test_rich_markup_in_input_is_shown_not_interpreted(tmp_path) -> None:
@@ -72,7 +79,7 @@ def test_rich_markup_in_input_is_shown_not_interpreted(tmp_path) -> None:
 def _hostile_folder(tmp_path) -> os.PathLike:
     folder = tmp_path / "repo"
     folder.mkdir()
-    for name in ("::add-mask::x.yaml", "a\n::error file=y::pwned.yaml", "b\x1b[2J.yaml"):
+    for name in ("::add-mask::x.yaml", "a\n::error file=y::pwned.yaml", "b\x1b[2J.yaml", "  ::warning::z.yaml"):
         try:
             (folder / name).write_text(SCHEDULER + "bogus: 1\n", encoding="utf-8")
         except OSError:
@@ -87,13 +94,14 @@ def test_file_names_found_in_a_folder_are_escaped(tmp_path, monkeypatch, fmt: st
     assert result.code == 1
     lines = _lines(result)
     if fmt == "github":
-        assert len(lines) == 3 and all(_github_commands_are_ours(line) for line in lines)
+        assert len(lines) == 4 and all(_github_commands_are_ours(line) for line in lines)
         assert "file=%3A%3Aadd-mask%3A%3Ax.yaml," in result.out
     else:
-        assert not [line for line in lines if line.startswith("::")]
+        assert _commands(result) == []
     assert "\x1b" not in result.out
     if fmt == "text":
         assert "./::add-mask::x.yaml:3:1: error [unknown-field]" in result.out
+        assert "./  ::warning::z.yaml:3:1: error [unknown-field]" in result.out
         assert "a\\n::error file=y::pwned.yaml:3:1: error" in result.out
         assert "b\\x1b[2J.yaml:3:1: error" in result.out
     if fmt == "junit":
@@ -182,7 +190,7 @@ def test_error_lines_on_stderr_escape_paths() -> None:
 def test_usage_errors_escape_the_arguments_they_quote() -> None:
     result = run("validate", "--no-config", "--bogus\n::stop-commands::x")
     assert result.code == 2
-    assert not [line for line in result.err.splitlines() if line.startswith("::")]
+    assert _commands(result) == []
     assert "--bogus\\n::stop-commands::x" in result.err
 
 
@@ -202,7 +210,7 @@ def test_explain_claims_escapes_what_the_config_says(tmp_path) -> None:
     result = run("explain-claims", str(config), "--claims", str(claims), "--now", "1800000000")
     assert result.code == 1, result.err
     assert "  [0] false: fail (no\\n::error::pwned)\n" in result.out
-    assert not [line for line in result.out.splitlines() if line.startswith("::")]
+    assert _commands(result) == []
 
 
 # --------------------------------------------------------------------------- the escape itself
@@ -223,6 +231,9 @@ def test_explain_claims_escapes_what_the_config_says(tmp_path) -> None:
         ("\U000e0041", "\\U000e0041"),
         # An undecodable byte of a file name is shown as that byte.
         (os.fsdecode(b"caf\xe9"), "caf\\xe9"),
+        # Commands a CI runner reads anywhere in a line lose their first "#".
+        ("x ##[add-mask]y ###[z ##vso[task.complete]", "x \\x23#[add-mask]y #\\x23#[z \\x23#vso[task.complete]"),
+        ("# comment ## heading", "# comment ## heading"),
     ],
 )
 def test_printable(text: str, shown: str) -> None:
@@ -231,5 +242,6 @@ def test_printable(text: str, shown: str) -> None:
 
 def test_a_file_name_never_begins_a_workflow_command() -> None:
     assert file_name("::warning::x.yaml") == "./::warning::x.yaml"
+    assert file_name("  ::warning::x.yaml") == "./  ::warning::x.yaml"
     assert file_name(":x.yaml") == ":x.yaml"
     assert file_name("dir/::x.yaml") == "dir/::x.yaml"

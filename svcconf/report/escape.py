@@ -5,6 +5,11 @@ shown as an escape, the way Go's %q writes it (`\\n`, `\\t`, `\\x1b`, `\\u202e`)
 carriage return or terminal escape can come from input; printable characters of every script are
 kept as they are. A file name that is not valid UTF-8 reaches Python with each undecodable byte as
 a lone surrogate (os.fsdecode); every format shows such a byte as `\\xNN`, its value.
+
+CI runners read commands from their logs: GitHub's runner a line that starts, after spaces, with
+`::`, and, in its legacy syntax, `##[` anywhere in a line; Azure Pipelines `##vso[` anywhere. A
+line of svcconf output starts with a file name (see `file_name`), and the first `#` of those two
+marks is written `\\x23` wherever input holds them.
 """
 
 from __future__ import annotations
@@ -13,8 +18,10 @@ import os
 import re
 
 _NAMED = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-# A GitHub Actions workflow command is a line that starts with "::".
+# A GitHub Actions workflow command is a line that starts with "::" (after spaces).
 WORKFLOW_COMMAND = "::"
+# Commands a runner finds anywhere in a line: GitHub's legacy "##[name]data" and Azure's "##vso[".
+_INLINE_COMMANDS = ("##[", "##vso[")
 
 
 def escape_char(char: str) -> str:
@@ -32,15 +39,21 @@ def escape_char(char: str) -> str:
 
 def printable(text: str) -> str:
     """`text` with every character that is not printable escaped (the result is also valid XML 1.0 and UTF-8)."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else escape_char(char) for char in text)
+    if not text.isprintable():
+        text = "".join(char if char.isprintable() else escape_char(char) for char in text)
+    return _without_inline_commands(text, "\\x23") if "##" in text else text
+
+
+def _without_inline_commands(text: str, hash_escape: str) -> str:
+    for mark in _INLINE_COMMANDS:
+        text = text.replace(mark, hash_escape + mark[1:])
+    return text
 
 
 def file_name(name: str) -> str:
     """A file name as it may begin a line of output: escaped, and never the start of a workflow command."""
     shown = printable(name)
-    return "./" + shown if shown.startswith(WORKFLOW_COMMAND) else shown
+    return "./" + shown if shown.lstrip(" ").startswith(WORKFLOW_COMMAND) else shown
 
 
 def github_data(text: str) -> str:
@@ -69,13 +82,16 @@ _JSON_SUSPECT = r"[^\x00-\x7e]"
 def json_text(data: object) -> str:
     """`data` as indented JSON that is valid UTF-8 and holds no raw control or format character.
 
-    Values stay what they are (`\\u001b` and `\\u202e` are JSON escapes, decoded by any reader);
-    only an undecodable file-name byte, which no UTF-8 text can carry, becomes the text `\\xNN`.
+    Values stay what they are (`\\u001b`, `\\u202e` and the `\\u0023` of a `##[` are JSON escapes,
+    decoded by any reader); only an undecodable file-name byte, which no UTF-8 text can carry,
+    becomes the text `\\xNN`.
     """
     import json
 
     text = json.dumps(data, indent=2, ensure_ascii=False)
-    return text if text.isascii() and "\x7f" not in text else re.sub(_JSON_SUSPECT, _json_escape, text)
+    if not text.isascii() or "\x7f" in text:
+        text = re.sub(_JSON_SUSPECT, _json_escape, text)
+    return _without_inline_commands(text, "\\u0023") if "##" in text else text
 
 
 def _json_escape(match: re.Match) -> str:
