@@ -64,11 +64,7 @@ kind: EncryptionConfiguration
 resources:
   - resources: [secrets]
     providers:
-      - aesgcm:
-          keys:
-            - name: k1
-              secret: {OCTAL}
-              secret: c2VjcmV0LXBhc3N3b3JkMTIzNDU2Nzg5MDEyMzQ1Ng==
+      - aesgcm: {{keys: [{{name: k1, secret: {OCTAL}, secret: c2VjcmV0LXBhc3N3b3JkMTIzNDU2Nzg5MDEyMzQ1Ng==}}]}}
       - identity: {{}}
 """,
     "bootstrap token and certificate key": f"""apiVersion: kubeadm.k8s.io/v1beta4
