@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -28,6 +27,7 @@ def add_parser(commands) -> None:
 
 def _report(outcomes: list, files: int, stream) -> None:
     from ..model import Severity
+    from ..report.escape import json_text
     from ..report.json_format import diagnostic_dict
 
     diagnostics = [d for o in outcomes for d in o.diagnostics]
@@ -57,22 +57,25 @@ def _report(outcomes: list, files: int, stream) -> None:
             for e in o.edits
         ],
     }
-    json.dump(document, stream, indent=2, ensure_ascii=False)
-    stream.write("\n")
+    stream.write(json_text(document) + "\n")
 
 
 def _text(outcomes: list, files: int, stream, verb: str) -> None:
+    from ..report.escape import file_name, printable
+
     for outcome in outcomes:
         for edit in outcome.edits:
             item = f" {edit.path}" if edit.path else ""
             stream.write(
-                f"{outcome.name}: document {edit.document}{item} (line {edit.line}): {edit.source} -> {edit.target} [{edit.mode}]\n"
+                f"{file_name(outcome.name)}: "
+                + printable(f"document {edit.document}{item} (line {edit.line}): {edit.source} -> {edit.target} [{edit.mode}]")
+                + "\n"
             )
         for d in outcome.diagnostics:
             if d.rule == "migrated" and d.path[-1:] == ("apiVersion",) and " -> " in d.message:
                 continue  # the edit line says it
             where = f"{d.path_text}: " if d.path_text else ""
-            stream.write(f"{d.file}:{d.line}:{d.column}: {d.severity} [{d.rule}] {where}{d.message}\n")
+            stream.write(f"{file_name(d.file)}:{d.line}:{d.column}: {d.severity} [{d.rule}] " + printable(f"{where}{d.message}") + "\n")
     changed = sum(1 for o in outcomes if o.changed)
     documents = sum(len(o.edits) for o in outcomes)
     stream.write(f"{documents} document{'s' if documents != 1 else ''} in {changed} of {files} file{'s' if files != 1 else ''} {verb}\n")
@@ -81,11 +84,14 @@ def _text(outcomes: list, files: int, stream, verb: str) -> None:
 def _diff(outcome, stream) -> None:
     import difflib
 
+    from ..report.escape import printable
+
     if not outcome.changed:
         return
     old = outcome.original.decode("utf-8", errors="replace").splitlines(keepends=True)
     new = (outcome.output or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-    stream.writelines(difflib.unified_diff(old, new, f"a/{outcome.name}", f"b/{outcome.name}"))
+    name = printable(outcome.name)  # the header line; the content lines each start with the diff's own mark
+    stream.writelines(difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"))
 
 
 def run(args) -> int:
