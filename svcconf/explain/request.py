@@ -18,7 +18,11 @@ _PLAIN = re.compile(r"^[\w.:@/*~+=%-]+$", re.ASCII)
 
 
 class RequestError(Exception):
-    """A request that cannot be evaluated; the message names the field."""
+    """A request that cannot be evaluated; the message starts with the field (`unknown`: a key that is no field)."""
+
+    def __init__(self, message: str, unknown: str | None = None) -> None:
+        super().__init__(message)
+        self.unknown = unknown
 
 
 class Request(NamedTuple):
@@ -144,15 +148,15 @@ def build(values: dict, expects: tuple = (), need_subject: bool = False, line: i
 
 
 def from_flags(args, expects: tuple = (), need_subject: bool = False) -> Request:
-    extra: dict[str, list[str]] = {}
-    for item in args.extra or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise RequestError(f"extra: {render_value(item)} is not KEY=VALUE")
-        extra.setdefault(key, []).append(value)
     values = {field: getattr(args, field, None) for field in FIELDS if field not in ("groups", "extra")}
-    values.update(groups=args.group or [], extra=extra)
     try:
+        extra: dict[str, list[str]] = {}
+        for item in args.extra or []:
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise RequestError(f"extra: {render_value(item)} is not KEY=VALUE")
+            extra.setdefault(key, []).append(value)
+        values.update(groups=args.group or [], extra=extra)
         return build(values, expects, need_subject)
     except RequestError as problem:
         # Name the flags: "resource or path: required" -> "--resource or --path: required".
@@ -166,6 +170,7 @@ def from_flags(args, expects: tuple = (), need_subject: bool = False) -> Request
 
 def from_file(path: str, expects: tuple = (), need_subject: bool = False) -> list[Request]:
     """Every request of a YAML or JSON list; a problem raises RequestError with `file:line:col: field: message`."""
+    from ..model import Anchor
     from ..source import load_bytes, position
 
     try:
@@ -185,8 +190,11 @@ def from_file(path: str, expects: tuple = (), need_subject: bool = False) -> lis
         try:
             requests.append(build(_item_values(item), expects, need_subject, line))
         except RequestError as problem:
-            # The message starts with the field; point at it, or at the request when it is absent.
-            line, column = position(document.root, (index, str(problem).split(":", 1)[0]))
+            # Point at the unknown key, the field's value, or the request when the field is absent.
+            if problem.unknown is not None:
+                line, column = position(document.root, (index, problem.unknown), Anchor.KEY)
+            else:
+                line, column = position(document.root, (index, str(problem).split(":", 1)[0]))
             raise RequestError(f"{path}:{line}:{column}: requests[{index}].{problem}") from None
     return requests
 
@@ -196,7 +204,7 @@ def _item_values(item: Any) -> dict:
         raise RequestError(f"must be a mapping of {', '.join(FIELDS)}")
     for key in item:
         if key not in FIELDS:
-            raise RequestError(f"{show(str(key))}: unknown field (known: {', '.join(FIELDS)})")
+            raise RequestError(f"{show(str(key))}: unknown field (known: {', '.join(FIELDS)})", unknown=key)
     for key, value in item.items():
         if key == "groups":
             if not isinstance(value, list) or not all(isinstance(g, str) for g in value):
