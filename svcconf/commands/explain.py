@@ -172,13 +172,10 @@ def _run_authz(args) -> int:
 def _run_encryption(args) -> int:
     from ..explain import encryption, render
     from ..explain.config import Unusable, load
-    from ..explain.request import RequestError, parse_resource
-    from ..model import render_value
+    from ..explain.request import RequestError
 
     try:
-        resource, group, subresource = parse_resource(args.resource)
-        if subresource or "*" in (resource, group):
-            raise RequestError(f"--resource: name one resource as RESOURCE[.GROUP], not {render_value(args.resource)}")
+        resource, group = _one_resource(args.resource)
         kinds = ((None, "EncryptionConfiguration"), (None, "EncryptionConfig"))
         loaded = load(args.config, kinds, "EncryptionConfiguration")
     except (RequestError, Unusable) as problem:
@@ -189,6 +186,20 @@ def _run_encryption(args) -> int:
     else:
         sys.stdout.write(render.encryption_text(outcome, loaded.name))
     return EXIT_OK
+
+
+def _one_resource(text: str) -> tuple[str, str]:
+    """RESOURCE[.GROUP] of --resource: one resource, no subresource or wildcard."""
+    from ..explain.request import RequestError, parse_resource
+    from ..model import render_value
+
+    try:
+        resource, group, subresource = parse_resource(text)
+    except RequestError:
+        resource, group, subresource = "", "", text
+    if not resource or subresource or "*" in (resource, group):
+        raise RequestError(f"--resource: name one resource as RESOURCE[.GROUP], not {render_value(text)}")
+    return resource, group
 
 
 def _run_claims(args) -> int:

@@ -1,0 +1,65 @@
+"""`svcconf explain`: one command family, `explain-claims` kept as it is, and a start-up that does not load the family."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from .helpers import run
+from .test_explain_claims import CLAIMS, CONFIG, files  # noqa: F401  (the fixture)
+
+pytest.importorskip("cel_expr_python")
+
+
+def test_explain_claims_is_explain_claims(files) -> None:  # noqa: F811
+    config, claims = files(CLAIMS)
+    for extra in ((), ("--secret", "sub")):
+        old = run("explain-claims", config, "--claims", claims, "--now", "1800000000", *extra)
+        new = run("explain", "claims", config, "--claims", claims, "--now", "1800000000", *extra)
+        assert (new.code, new.out, new.err) == (old.code, old.out, old.err)
+        assert old.code == 0 and old.out
+
+
+def test_explain_claims_json_redacts_secret_claims(files) -> None:  # noqa: F811
+    config, claims = files(CLAIMS)
+    result = run("explain", "claims", config, "--claims", claims, "--now", "1800000000", "--secret", "sub", "-f", "json")
+    assert result.code == 0
+    data = result.json()
+    assert (data["authenticator"], data["authenticated"], data["rejected"]) == (1, True, None)
+    assert data["user"] == {"username": "jane.doe", "uid": "<redacted>", "groups": ["oidc:dev", "oidc:ops"], "extra": {"example.com/teams": ["a", "b"]}}
+    assert "user-1234" not in result.out
+
+
+def test_explain_claims_json_rejection_exits_1(files) -> None:  # noqa: F811
+    config, claims = files({**CLAIMS, "hd": "evil.example"})
+    result = run("explain", "claims", config, "--claims", claims, "--now", "1800000000", "-f", "json")
+    assert result.code == 1
+    assert result.json()["rejected"] == 'claim validation rule failed: claim hd == "example.com"'
+
+
+def test_explain_without_a_topic_is_a_usage_error() -> None:
+    result = run("explain")
+    assert result.code == 2 and "claims" in result.err and result.out == ""
+
+
+def test_single_request_json_carries_level_stages_and_rule(tmp_path) -> None:
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n    verbs: [get]\n", encoding="utf-8")
+    data = run("explain", "audit", str(policy), "--verb", "get", "--path", "/", "-f", "json").json()
+    assert (data["version"], data["rule"], data["level"]) == (1, 0, "Metadata")
+    assert data["stages"] == ["RequestReceived", "ResponseStarted", "ResponseComplete", "Panic"]
+    data = run("explain", "audit", str(policy), "--verb", "list", "--path", "/", "-f", "json").json()
+    assert (data["rule"], data["level"], data["stages"]) == (None, "None", [])
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["explain", "audit", "--help"], ["explain", "--help"]])
+def test_help_does_not_load_the_explain_package(argv: list[str]) -> None:
+    code = (
+        "import sys\nfrom svcconf.cli import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        "loaded = [m for m in sys.modules if m.startswith(('svcconf.explain', 'svcconf.cel', 'svcconf.claims'))]\n"
+        "sys.exit(3 if loaded else 0)\n"
+    )
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
