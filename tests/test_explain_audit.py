@@ -133,11 +133,29 @@ def test_checker_levels(explain, omit, request_name: str, level: str, rules: lis
     [
         # TestChecker: omitStages per rule.
         ("namespaced", None, ["omit RequestReceived", "getPods", "default"], "Request", {"RequestReceived"}),
-        ("namespaced", None, ["only audit panic", "getPods", "default"], "Request", {"RequestReceived", "ResponseStarted", "ResponseComplete"}),
+        (
+            "namespaced",
+            None,
+            ["only audit panic", "getPods", "default"],
+            "Request",
+            {"RequestReceived", "ResponseStarted", "ResponseComplete"},
+        ),
         ("cluster", None, ["omit RequestReceived", "getPods", "default"], "Request", {"RequestReceived"}),
-        ("cluster", None, ["only audit panic", "getPods", "default"], "Request", {"RequestReceived", "ResponseStarted", "ResponseComplete"}),
+        (
+            "cluster",
+            None,
+            ["only audit panic", "getPods", "default"],
+            "Request",
+            {"RequestReceived", "ResponseStarted", "ResponseComplete"},
+        ),
         ("nonResource", None, ["omit RequestReceived", "getPods", "default"], "Request", {"RequestReceived"}),
-        ("nonResource", None, ["only audit panic", "getPods", "default"], "Request", {"RequestReceived", "ResponseStarted", "ResponseComplete"}),
+        (
+            "nonResource",
+            None,
+            ["only audit panic", "getPods", "default"],
+            "Request",
+            {"RequestReceived", "ResponseStarted", "ResponseComplete"},
+        ),
         # TestCheckerPolicyOmitStages: the policy's omitStages united with the rule's.
         ("namespaced", POLICY_STAGES, ["omit RequestReceived", "getPods", "default"], "Request", {"RequestReceived", "ResponseStarted"}),
         (
@@ -222,9 +240,15 @@ def test_text_names_the_rule_its_line_and_why_earlier_rules_miss(explain) -> Non
     ("args", "reason"),
     [
         (("--user", "jane", "--verb", "get", "--resource", "secrets", "--name", "other"), 'resources: "other" is not in resourceNames'),
-        (("--user", "jane", "--verb", "list", "--resource", "secrets"), "resources: the rule lists resourceNames and the request names no object"),
+        (
+            ("--user", "jane", "--verb", "list", "--resource", "secrets"),
+            "resources: the rule lists resourceNames and the request names no object",
+        ),
         (("--user", "jane", "--verb", "get", "--resource", "deployments.apps"), 'resources: no entry for group "apps"'),
-        (("--user", "jane", "--verb", "get", "--path", "/version"), "resources: the rule is for resource requests; this is a non-resource request"),
+        (
+            ("--user", "jane", "--verb", "get", "--path", "/version"),
+            "resources: the rule is for resource requests; this is a non-resource request",
+        ),
     ],
 )
 def test_reasons_for_resource_rules(explain, args, reason: str) -> None:
@@ -273,7 +297,12 @@ def test_requests_file_gives_a_table_and_exit_1_on_a_failed_expectation(explain,
     assert rows[-1] == "4 requests, 1 of 3 expectations failed"
     data = explain(POLICY, "--requests", str(requests), "-f", "json").json()
     assert data["failed"] == 1
-    assert [(r["rule"], r["level"], r.get("ok")) for r in data["results"]] == [(2, "Request", True), (0, "None", True), (1, "Metadata", False), (None, "None", None)]
+    assert [(r["rule"], r["level"], r.get("ok")) for r in data["results"]] == [
+        (2, "Request", True),
+        (0, "None", True),
+        (1, "Metadata", False),
+        (None, "None", None),
+    ]
 
 
 def test_requests_file_with_every_expectation_met_exits_0(explain, tmp_path) -> None:
@@ -287,7 +316,10 @@ def test_requests_file_with_every_expectation_met_exits_0(explain, tmp_path) -> 
     ("content", "message"),
     [
         ("- {user: jane, verbb: get}\n", "requests.yaml:1:16: requests[0].verbb: unknown field"),
-        ("- {verb: get, resource: pods, expect: metadata}\n", 'requests.yaml:1:39: requests[0].expect: "metadata" is not one of None, Metadata'),
+        (
+            "- {verb: get, resource: pods, expect: metadata}\n",
+            'requests.yaml:1:39: requests[0].expect: "metadata" is not one of None, Metadata',
+        ),
         ("- {verb: get}\n", "requests.yaml:1:3: requests[0].resource or path: required"),
         ("- {verb: get, path: healthz}\n", 'requests.yaml:1:21: requests[0].path: "healthz" must start with /'),
         ("- {verb: get, path: /x, groups: dev}\n", "requests.yaml:1:33: requests[0].groups: must be a list of strings"),
@@ -326,7 +358,9 @@ def test_a_policy_the_server_refuses_is_not_explained(explain) -> None:
     result = explain(bad, "--verb", "get", "--path", "/")
     assert (result.code, result.out) == (2, "")
     first = result.err.splitlines()[0]
-    assert first.endswith('error [invalid-value] rules[1].level: Unsupported value: "metadata": supported values: "None", "Metadata", "Request", "RequestResponse"')
+    assert first.endswith(
+        'error [invalid-value] rules[1].level: Unsupported value: "metadata": supported values: "None", "Metadata", "Request", "RequestResponse"'
+    )
     assert ":8:12: " in first
     assert "the server would refuse the file for" in result.err
 

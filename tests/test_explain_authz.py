@@ -107,7 +107,9 @@ def test_webhook_match_conditions(explain, name, request_args, expressions, call
     step = data["authorizers"][1]
     assert step["called"] is called
     # A called webhook's answer is not known offline; a skipped one has no opinion.
-    assert (step["outcome"], data["decision"], data["allowed"]) == (("Unknown", "Unknown", None) if called else ("NoOpinion", "NoOpinion", False))
+    assert (step["outcome"], data["decision"], data["allowed"]) == (
+        ("Unknown", "Unknown", None) if called else ("NoOpinion", "NoOpinion", False)
+    )
 
 
 EVAL_ERROR = [
@@ -140,7 +142,10 @@ def test_a_condition_that_does_not_compile_is_refused_like_the_server_does(expla
     config = HEADER + webhook(["request.user == 'alice'", "('group3' in request.group)"])
     result = explain(config, *ALICE)
     assert (result.code, result.out) == (2, "")
-    assert "matchConditions[1].expression: Invalid value: \"('group3' in request.group)\": compilation failed: ERROR: <input>:1:21: undefined field 'group'" in result.err
+    assert (
+        "matchConditions[1].expression: Invalid value: \"('group3' in request.group)\": compilation failed: ERROR: <input>:1:21: undefined field 'group'"
+        in result.err
+    )
 
 
 def test_a_library_function_without_an_offline_implementation_is_unknown(explain) -> None:
@@ -151,7 +156,12 @@ def test_a_library_function_without_an_offline_implementation_is_unknown(explain
 
 
 def test_text_lists_the_chain_and_the_decision(explain) -> None:
-    config = HEADER + "  - {type: Node, name: node}\n" + webhook(["request.user == 'alice'"], "Deny", "policy") + "  - {type: RBAC, name: rbac}\n"
+    config = (
+        HEADER
+        + "  - {type: Node, name: node}\n"
+        + webhook(["request.user == 'alice'"], "Deny", "policy")
+        + "  - {type: RBAC, name: rbac}\n"
+    )
     result = explain(config, *ALICE)
     assert result.code == 0
     path = result.out.split("(Node, ", 1)[1].split(":", 1)[0]
@@ -400,7 +410,9 @@ RULE_MATCH_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "verbs", "groups", "resources", "urls", "expected"), RULE_MATCH_CASES, ids=[c[0] for c in RULE_MATCH_CASES])
+@pytest.mark.parametrize(
+    ("name", "verbs", "groups", "resources", "urls", "expected"), RULE_MATCH_CASES, ids=[c[0] for c in RULE_MATCH_CASES]
+)
 def test_rbac_rule_matches(explain, rbac_file, tmp_path, name, verbs, groups, resources, urls, expected: dict) -> None:
     objects = [cluster_role("r", verbs, groups, resources, urls), binding("r", "User:u")]
     requests = []
@@ -436,7 +448,9 @@ def test_rbac_aggregated_cluster_role_holds_the_labelled_roles_rules(explain, rb
     other = cluster_role("secrets-reader", ["get"], [""], ["secrets"], [])
     rbac = rbac_file(aggregate, endpoints, other, binding("monitoring", "User:prom"))
     decision = {
-        resource: explain(RBAC_ONLY, "--rbac", rbac, "--user", "prom", "--verb", "get", "--resource", resource, "-f", "json").json()["decision"]
+        resource: explain(RBAC_ONLY, "--rbac", rbac, "--user", "prom", "--verb", "get", "--resource", resource, "-f", "json").json()[
+            "decision"
+        ]
         for resource in ("endpoints", "secrets")
     }
     assert decision == {"endpoints": "Allow", "secrets": "NoOpinion"}

@@ -135,8 +135,7 @@ def test_a_resource_no_entry_names_is_stored_unencrypted(explain) -> None:
     result = explain(KEYS, "pods")
     assert result.code == 0
     assert result.out == (
-        "resource: pods (core group)\n"
-        "entry: none matches, so new data is stored unencrypted and only unencrypted data can be read\n"
+        "resource: pods (core group)\nentry: none matches, so new data is stored unencrypted and only unencrypted data can be read\n"
     )
     data = explain(KEYS, "pods", "-f", "json").json()
     assert (data["writer"], data["readers"], data["encrypted"]) == (None, [], False)

@@ -82,7 +82,9 @@ def policy(file: str, data: dict, root) -> Policy:
         resources = []
         for _k, entry in items(body.get("resources")):
             entry = mapping(entry)
-            resources.append(GroupResources(text(entry.get("group")), tuple(_strings(entry.get("resources"))), _set(entry.get("resourceNames"))))
+            resources.append(
+                GroupResources(text(entry.get("group")), tuple(_strings(entry.get("resources"))), _set(entry.get("resourceNames")))
+            )
         managed = body.get("omitManagedFields")
         rules.append(
             Rule(

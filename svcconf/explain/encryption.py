@@ -65,7 +65,9 @@ def _provider(entry: int, index: int, body: dict, root) -> Provider | None:
         return None
     config = mapping(body.get(kind))
     if kind == "kms":
-        return Provider(entry, index, line, kind, (), text(config.get("name")), text(config.get("apiVersion")) or "v1", text(config.get("endpoint")))
+        return Provider(
+            entry, index, line, kind, (), text(config.get("name")), text(config.get("apiVersion")) or "v1", text(config.get("endpoint"))
+        )
     keys = tuple(text(mapping(key).get("name")) for _m, key in items(config.get("keys")))
     return Provider(entry, index, line, kind, keys)
 

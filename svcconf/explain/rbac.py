@@ -180,7 +180,9 @@ def rule_allows(rule: PolicyRule, request: Request) -> bool:
     if not ("*" in rule.groups or request.group in rule.groups):
         return False
     combined = request.combined_resource
-    resource_ok = "*" in rule.resources or combined in rule.resources or (bool(request.subresource) and f"*/{request.subresource}" in rule.resources)
+    resource_ok = (
+        "*" in rule.resources or combined in rule.resources or (bool(request.subresource) and f"*/{request.subresource}" in rule.resources)
+    )
     return resource_ok and (not rule.names or request.name in rule.names)
 
 

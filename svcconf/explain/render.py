@@ -134,7 +134,9 @@ def _step_json(step: authz.Step) -> dict:
     data.update(outcome=step.outcome, reason=step.reason)
     if step.type == "Webhook":
         data.update(called=step.called, failurePolicy=step.failure_policy)
-        data["matchConditions"] = [{"index": c.index, "expression": c.expression, "result": c.result, "message": c.message} for c in step.conditions]
+        data["matchConditions"] = [
+            {"index": c.index, "expression": c.expression, "result": c.result, "message": c.message} for c in step.conditions
+        ]
     return data
 
 

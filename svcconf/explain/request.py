@@ -161,7 +161,9 @@ def from_flags(args, expects: tuple = (), need_subject: bool = False) -> Request
     except RequestError as problem:
         # Name the flags: "resource or path: required" -> "--resource or --path: required".
         fields, _, detail = str(problem).partition(":")
-        flags = re.sub(r"[a-z]+", lambda m: "--group" if m.group() == "groups" else f"--{m.group()}" if m.group() in FIELDS else m.group(), fields)
+        flags = re.sub(
+            r"[a-z]+", lambda m: "--group" if m.group() == "groups" else f"--{m.group()}" if m.group() in FIELDS else m.group(), fields
+        )
         raise RequestError(f"{flags}:{detail}") from None
 
 
