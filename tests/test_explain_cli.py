@@ -68,3 +68,33 @@ def test_help_does_not_load_the_explain_package(argv: list[str]) -> None:
         "sys.exit(3 if loaded else 0)\n"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False, capture_output=True).returncode == 0
+
+
+def test_readme_explain_examples_print_what_svcconf_prints(tmp_path, monkeypatch) -> None:
+    """Replays the console blocks of README's explain section: files shown with cat, then each command's output."""
+    import shlex
+
+    from .conftest import ROOT
+
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("### explain\n", 1)[1].split("\n## ", 1)[0]
+    blocks = [part.split("```", 1)[0] for part in section.split("```console\n")[1:]]
+    assert len(blocks) == 4
+    monkeypatch.chdir(tmp_path)
+    code = None
+    for block in blocks:
+        for step in ("\n" + block).split("\n$ ")[1:]:
+            command, _, shown = step.partition("\n")
+            shown = shown if shown.endswith("\n") else shown + "\n"  # the split took the newline before the next $
+            if command.startswith("cat "):
+                (tmp_path / command[4:]).write_text(shown, encoding="utf-8")
+            elif command == "echo $?":
+                assert shown == f"{code}\n"
+            elif command.startswith("echo "):
+                words = shlex.split(command[5:])
+                (tmp_path / words[2]).write_text(words[0] + "\n", encoding="utf-8")
+            else:
+                args = shlex.split(command)
+                assert args[0] == "svcconf"
+                result = run(*args[1:])
+                code = result.code
+                assert result.out == shown, command
