@@ -41,9 +41,19 @@ def many_json(results: list[dict]) -> dict:
     return {"version": JSON_VERSION, "results": results, "failed": failed}
 
 
-def table(rows: list[tuple[str, ...]], header: tuple[str, ...], failed: int, expected: int) -> str:
-    lines = [header, *rows]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+def table(outcomes: list, actual, columns: tuple, cells) -> str:
+    """One row per request (its line in the requests file, the request, `cells(outcome)`, the expectation) and a count."""
+    rows = []
+    expected = failed = 0
+    for outcome in outcomes:
+        request, got = outcome.request, actual(outcome)
+        met = expectation_met(request, got)
+        expected += met is not None
+        failed += met is False
+        result = "-" if met is None else "ok" if met else "FAIL"
+        rows.append((str(request.line or ""), request.describe(), *cells(outcome), request.expect or "-", result))
+    lines = [("LINE", "REQUEST", *columns, "EXPECT", "RESULT"), *rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     out = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)).rstrip() for line in lines]
     count = f"{len(rows)} request{'' if len(rows) == 1 else 's'}"
     if not expected:
@@ -53,11 +63,6 @@ def table(rows: list[tuple[str, ...]], header: tuple[str, ...], failed: int, exp
     else:
         out.append(f"{count}, every expectation met")
     return "\n".join(out) + "\n"
-
-
-def _result_cell(request: Request, actual: str) -> str:
-    met = expectation_met(request, actual)
-    return "-" if met is None else "ok" if met else "FAIL"
 
 
 def _expect_line(request: Request, actual: str) -> list[str]:
@@ -106,24 +111,7 @@ def audit_text(outcome: audit.Outcome, file: str) -> str:
 
 
 def audit_table(outcomes: list[audit.Outcome]) -> str:
-    rows = [
-        (
-            str(o.request.line or ""),
-            o.request.describe(),
-            "-" if o.rule is None else f"rules[{o.rule}]",
-            o.level,
-            o.request.expect or "-",
-            _result_cell(o.request, o.level),
-        )
-        for o in outcomes
-    ]
-    return _table_with_counts(rows, ("LINE", "REQUEST", "RULE", "LEVEL", "EXPECT", "RESULT"), [(o.request, o.level) for o in outcomes])
-
-
-def _table_with_counts(rows, header, pairs) -> str:
-    expected = sum(1 for request, _actual in pairs if request.expect is not None)
-    failed = sum(1 for request, actual in pairs if expectation_met(request, actual) is False)
-    return table(rows, header, failed, expected)
+    return table(outcomes, lambda o: o.level, ("RULE", "LEVEL"), lambda o: ("-" if o.rule is None else f"rules[{o.rule}]", o.level))
 
 
 # --------------------------------------------------------------------------- authorization
@@ -177,18 +165,7 @@ def authz_text(outcome: authz.Outcome, file: str) -> str:
 
 
 def authz_table(outcomes: list[authz.Outcome]) -> str:
-    rows = [
-        (
-            str(o.request.line or ""),
-            o.request.describe(),
-            o.decision,
-            show(o.decided_by) if o.decided_by else "-",
-            o.request.expect or "-",
-            _result_cell(o.request, o.decision),
-        )
-        for o in outcomes
-    ]
-    return _table_with_counts(rows, ("LINE", "REQUEST", "DECISION", "BY", "EXPECT", "RESULT"), [(o.request, o.decision) for o in outcomes])
+    return table(outcomes, lambda o: o.decision, ("DECISION", "BY"), lambda o: (o.decision, show(o.decided_by) if o.decided_by else "-"))
 
 
 # --------------------------------------------------------------------------- encryption
