@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from .helpers import run
+from .explain_helpers import explainer
 
 # The upstream test's rules, as policy YAML (one list item each).
 RULES = {
@@ -107,12 +107,7 @@ def policy_yaml(rule_names: list[str], omit: list[str] | None = None) -> str:
 
 @pytest.fixture
 def explain(tmp_path):
-    def explain(policy: str, *args: str):
-        path = tmp_path / "policy.yaml"
-        path.write_text(policy, encoding="utf-8")
-        return run("explain", "audit", str(path), *args)
-
-    return explain
+    return explainer(tmp_path, "audit", "policy.yaml")
 
 
 def _level_and_omitted(result) -> tuple[str, set]:

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from .helpers import run
+from .explain_helpers import explainer
 
 pytest.importorskip("cel_expr_python")
 
@@ -37,12 +37,7 @@ def webhook(conditions: list[str], policy: str = "NoOpinion", name: str = "webho
 
 @pytest.fixture
 def explain(tmp_path):
-    def explain(config: str, *args: str):
-        path = tmp_path / "authz.yaml"
-        path.write_text(config, encoding="utf-8")
-        return run("explain", "authz", str(path), *args)
-
-    return explain
+    return explainer(tmp_path, "authz", "authz.yaml")
 
 
 ALICE = ("--user", "alice", "--uid", "1", "--group", "group1", "--group", "group2")

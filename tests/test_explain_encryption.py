@@ -11,7 +11,7 @@ import base64
 
 import pytest
 
-from .helpers import run
+from .explain_helpers import explainer
 
 KEY_A = base64.b64encode(b"A" * 32).decode()
 KEY_B = base64.b64encode(b"B" * 16).decode()
@@ -33,9 +33,7 @@ WILDCARDS = (
 @pytest.fixture
 def explain(tmp_path):
     def explain(config: str, resource: str, *args: str):
-        path = tmp_path / "encryption.yaml"
-        path.write_text(config, encoding="utf-8")
-        return run("explain", "encryption", str(path), "--resource", resource, *args)
+        return explainer(tmp_path, "encryption", "encryption.yaml", "--resource", resource)(config, *args)
 
     return explain
 
