@@ -46,7 +46,18 @@ def test_explain_claims_json_rejection_exits_1(files) -> None:  # noqa: F811
 
 def test_explain_without_a_topic_is_a_usage_error() -> None:
     result = run("explain")
-    assert result.code == 2 and "claims" in result.err and result.out == ""
+    assert result.code == 2 and "required: TOPIC" in result.err and result.out == ""
+    assert run("explain", "secrets").code == 2
+
+
+def test_help_lists_the_topics_and_each_topic_has_its_own() -> None:
+    listing = run("explain", "--help")
+    assert listing.code == 0
+    assert all(f"\n  {topic} " in listing.out for topic in ("claims", "audit", "authz", "encryption"))
+    audit = run("explain", "audit", "--help")
+    assert audit.code == 0 and audit.out.startswith("usage: svcconf explain audit ") and "--requests FILE" in audit.out
+    claims = run("explain", "claims", "--help")
+    assert claims.code == 0 and claims.out.startswith("usage: svcconf explain claims ") and "--claims" in claims.out
 
 
 def test_single_request_json_carries_level_stages_and_rule(tmp_path) -> None:

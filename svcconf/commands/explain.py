@@ -1,11 +1,14 @@
 """`svcconf explain claims|audit|authz|encryption`: what the API server would do with a request under a configuration.
 
-The evaluation lives in `svcconf/explain/` and is imported inside `run`; this module only builds
-the parsers. `explain claims` is the `explain-claims` command registered again in this family.
+The evaluation lives in `svcconf/explain/` and is imported inside the topic's run. A topic's
+parser is built only when `svcconf explain TOPIC` runs: every svcconf start builds the command
+parsers, and five more argparse parsers would cost each start ~1.5 ms. `explain claims` is the
+`explain-claims` command's own parser under this name.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error, explain_claims
@@ -15,67 +18,88 @@ LEVELS = ("None", "Metadata", "Request", "RequestResponse")  # audit levels, as 
 DECISIONS = ("Allow", "Deny", "NoOpinion", "Unknown")
 # Flags that describe one request; --requests replaces all of them.
 REQUEST_FLAGS = ("user", "group", "uid", "extra", "verb", "resource", "namespace", "name", "path", "expect")
-
-
-class _Renamed:
-    """Hands a command module's `add_parser` a parser of another name in this family."""
-
-    def __init__(self, commands, name: str) -> None:
-        self.commands, self.name, self.parser = commands, name, None
-
-    def add_parser(self, _name: str, **options):
-        self.parser = self.commands.add_parser(self.name, **options)
-        return self.parser
+TOPICS = {
+    "claims": "the JWT authenticator that takes a token's claims, and the user it maps",
+    "audit": "the audit policy rule, level and stages of a request",
+    "authz": "the authorizer chain's decision on a request",
+    "encryption": "the providers that write and read a resource at rest",
+}
 
 
 def add_parser(commands) -> None:
+    listing = "\n".join(f"  {name:<11} {text}" for name, text in TOPICS.items())
     parser = commands.add_parser(
         "explain",
         help="show what the API server would do with a request under a configuration",
-        description="Explain a configuration's behaviour: the JWT claims mapping, the audit level of a request, the authorizer "
-        "chain's decision, or the encryption providers of a resource. Exit code 1 when an --expect fails.",
+        description="Explain a configuration's behaviour: the JWT claims mapping, the audit level of a request,\n"
+        "the authorizer chain's decision, or the encryption providers of a resource.\n"
+        "Exit code 1 when an --expect fails, 2 for a usage error or a configuration the server refuses.",
+        epilog=f"topics:\n{listing}\n\nsvcconf explain TOPIC --help shows a topic's arguments.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.set_defaults(run=lambda _args: _help(parser))
-    topics = parser.add_subparsers(dest="topic", metavar="TOPIC")
+    parser.add_argument("topic", choices=TOPICS, metavar="TOPIC", help=", ".join(TOPICS))
+    parser.add_argument("arguments", nargs=argparse.REMAINDER, metavar="...", help="the topic's arguments")
+    parser.set_defaults(run=run)
 
-    claims = _Renamed(topics, "claims")
-    explain_claims.add_parser(claims)
-    _format_flag(claims.parser)
-    claims.parser.set_defaults(run=_run_claims)
 
-    audit = topics.add_parser(
-        "audit",
-        help="the audit policy rule, level and stages of a request",
-        description="Show the first audit policy rule that matches each request, its level, the stages recorded, and why "
-        "earlier rules do not match, as the API server's policy checker decides.",
-    )
-    audit.add_argument("config", metavar="POLICY", help="audit Policy file")
-    _request_flags(audit, f"expected level ({', '.join(LEVELS)})")
-    audit.set_defaults(run=_run_audit)
+def run(args) -> int:
+    topic = topic_parser(args.topic)
+    options = topic.parse_args(args.arguments)
+    return options.run(options)
 
-    authz = topics.add_parser(
-        "authz",
-        help="the authorizer chain's decision on a request",
-        description="Walk an AuthorizationConfiguration's authorizers for each request: webhook matchConditions evaluated in the "
-        "server's CEL environment, and where the decision depends on cluster state.",
-    )
-    authz.add_argument("config", metavar="CONFIG", help="AuthorizationConfiguration file")
-    authz.add_argument(
-        "--rbac", action="append", default=[], metavar="PATH", help="Roles, ClusterRoles and bindings (file or folder, repeatable) for RBAC"
-    )
-    _request_flags(authz, f"expected decision ({', '.join(DECISIONS)})")
-    authz.set_defaults(run=_run_authz)
 
-    encryption = topics.add_parser(
-        "encryption",
-        help="the providers that write and read a resource at rest",
-        description="Show which provider encrypts new writes of a resource, which providers and keys can read stored data, and "
-        "which entries that also name the resource are never used for it. Key secrets are never printed.",
-    )
-    encryption.add_argument("config", metavar="CONFIG", help="EncryptionConfiguration file")
-    encryption.add_argument("--resource", required=True, metavar="RESOURCE[.GROUP]", help="resource, e.g. secrets or deployments.apps")
-    _format_flag(encryption)
-    encryption.set_defaults(run=_run_encryption)
+class _Standalone:
+    """Hands a command module's `add_parser` a parser of its own, named as a topic of this family."""
+
+    def __init__(self, prog: str) -> None:
+        self.prog, self.parser = prog, None
+
+    def add_parser(self, _name: str, **options):
+        options.pop("help", None)  # a subcommand's one-line summary; a parser of its own has none
+        self.parser = argparse.ArgumentParser(prog=self.prog, **options)
+        return self.parser
+
+
+def topic_parser(topic: str) -> argparse.ArgumentParser:
+    prog = f"svcconf explain {topic}"
+    if topic == "claims":
+        standalone = _Standalone(prog)
+        explain_claims.add_parser(standalone)
+        parser = standalone.parser
+        _format_flag(parser)
+        parser.set_defaults(run=_run_claims)
+    elif topic == "audit":
+        parser = argparse.ArgumentParser(
+            prog=prog,
+            description="Show the first audit policy rule that matches each request, its level, the stages recorded, and why "
+            "earlier rules do not match, as the API server's policy checker decides.",
+        )
+        parser.add_argument("config", metavar="POLICY", help="audit Policy file")
+        _request_flags(parser, f"expected level ({', '.join(LEVELS)})")
+        parser.set_defaults(run=_run_audit)
+    elif topic == "authz":
+        parser = argparse.ArgumentParser(
+            prog=prog,
+            description="Walk an AuthorizationConfiguration's authorizers for each request: webhook matchConditions evaluated in "
+            "the server's CEL environment, and where the decision depends on cluster state.",
+        )
+        parser.add_argument("config", metavar="CONFIG", help="AuthorizationConfiguration file")
+        parser.add_argument(
+            "--rbac", action="append", default=[], metavar="PATH", help="Roles, ClusterRoles and bindings (file or folder, repeatable)"
+        )
+        _request_flags(parser, f"expected decision ({', '.join(DECISIONS)})")
+        parser.set_defaults(run=_run_authz)
+    else:
+        parser = argparse.ArgumentParser(
+            prog=prog,
+            description="Show which provider encrypts new writes of a resource, which providers and keys can read stored data, and "
+            "which entries that also name the resource are never used for it. Key secrets are never printed.",
+        )
+        parser.add_argument("config", metavar="CONFIG", help="EncryptionConfiguration file")
+        parser.add_argument("--resource", required=True, metavar="RESOURCE[.GROUP]", help="resource, e.g. secrets or deployments.apps")
+        _format_flag(parser)
+        parser.set_defaults(run=_run_encryption)
+    return parser
 
 
 def _format_flag(parser) -> None:
@@ -96,11 +120,6 @@ def _request_flags(parser, expect_help: str) -> None:
     group.add_argument("--expect", metavar="VALUE", help=expect_help + "; exit code 1 when it differs")
     group.add_argument("--requests", metavar="FILE", help="YAML or JSON list of requests (same fields, groups as a list, expect)")
     _format_flag(parser)
-
-
-def _help(parser) -> int:
-    parser.print_help(sys.stderr)
-    return EXIT_USAGE
 
 
 def _problem(problem) -> int:
