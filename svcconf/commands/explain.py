@@ -166,7 +166,7 @@ def _run_audit(args) -> int:
         loaded = load(args.config, (("audit.k8s.io", "Policy"),), "audit Policy (audit.k8s.io)")
     except (RequestError, Unusable) as problem:
         return _problem(problem)
-    policy = audit.policy(loaded.name, loaded.data, loaded.root)
+    policy = audit.policy(loaded.data, loaded.root)
     outcomes = [audit.explain(policy, request) for request in requests]
     return _emit(args, outcomes, lambda o: o.level, render.audit_json, render.audit_text, render.audit_table)
 

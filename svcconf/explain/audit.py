@@ -41,7 +41,6 @@ class Rule(NamedTuple):
 
 
 class Policy(NamedTuple):
-    file: str
     rules: tuple
     omit_stages: frozenset
     omit_managed_fields: bool
@@ -73,7 +72,7 @@ def _set(value) -> frozenset | None:
     return frozenset(found) if found else None
 
 
-def policy(file: str, data: dict, root) -> Policy:
+def policy(data: dict, root) -> Policy:
     """The policy as the checker holds it after loading (omitStages already united)."""
     policy_omit = frozenset(_strings(data.get("omitStages")))
     rules = []
@@ -101,7 +100,7 @@ def policy(file: str, data: dict, root) -> Policy:
                 omit_managed_fields=managed if isinstance(managed, bool) else None,
             )
         )
-    return Policy(file, tuple(rules), policy_omit, data.get("omitManagedFields") is True)
+    return Policy(tuple(rules), policy_omit, data.get("omitManagedFields") is True)
 
 
 def explain(policy: Policy, request: Request) -> Outcome:

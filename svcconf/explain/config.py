@@ -35,7 +35,7 @@ def read(path: str) -> SourceFile:
             source = load_bytes(path, handle.read())
     except OSError as err:
         raise Unusable(f"cannot read {path}: {err.strerror or err}") from None
-    result = check_source(source, Options())
+    result = check_source(source, Options(api_domain=default_domain()))
     refused = [d for d in result.diagnostics if d.severity == Severity.ERROR]
     if not source.documents and source.problems:
         refused = result.diagnostics  # e.g. a file over the size limit: nothing was read
