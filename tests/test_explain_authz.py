@@ -143,11 +143,27 @@ def test_a_condition_that_does_not_compile_is_refused_like_the_server_does(expla
     )
 
 
-def test_a_library_function_without_an_offline_implementation_is_unknown(explain) -> None:
-    data = explain(HEADER + webhook(["isURL('https://' + request.user)"]), *BOB, "-f", "json").json()
+NESTED = "[1,2,3,4,5,6,7,8,9,10].all(a, " * 4 + "true" + ")" * 4
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        ("isURL('https://' + request.user)", "the function isURL is not available offline"),
+        ("request.groups.indexOf('a') == -1", "the function indexOf is not available offline"),
+        (
+            "request.groups.size() < 2.5",
+            "the runtime here cannot compile it: found no matching overload for '_<_' applied to '(int, double)'",
+        ),
+        (NESTED, "the evaluation exceeds the offline iteration budget"),
+    ],
+)
+def test_what_the_server_evaluates_but_svcconf_cannot_is_unknown(explain, expression: str, message: str) -> None:
+    """Kubernetes CEL libraries and cel-go options the C++ runtime lacks: never a guessed true, false or error."""
+    data = explain(HEADER + webhook([expression], "Deny"), *BOB, "-f", "json").json()
     step = data["authorizers"][1]
-    assert step["matchConditions"][0]["result"] == "cannot evaluate"
-    assert (step["outcome"], step["called"]) == ("Unknown", None)
+    assert (step["matchConditions"][0]["result"], step["matchConditions"][0]["message"]) == ("cannot evaluate", message)
+    assert (step["outcome"], step["called"], data["decision"]) == ("Unknown", None, "Unknown")
 
 
 def test_text_lists_the_chain_and_the_decision(explain) -> None:

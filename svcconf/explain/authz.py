@@ -30,7 +30,8 @@ _STATUS = re.compile(r"^[A-Z_]+: ")
 _NO_KEY = re.compile(r'^Key not found in map : "(.*)"$')
 _NOT_HERE = re.compile(r"No overload found in reference resolve step for (\S+)")
 # Kubernetes list functions the C++ runtime does not implement (cel.py declares them for type-checks only).
-_LIBRARY_GAP = re.compile(r"No matching overloads found : \(list\)\.(?:indexOf|lastIndexOf)\(")
+_LIBRARY_GAP = re.compile(r"No matching overloads found : \(list\)\.(indexOf|lastIndexOf)\(")
+_ISSUE = re.compile(r"^ERROR: <input>:\d+:\d+: ")
 
 
 class Condition(NamedTuple):
@@ -87,7 +88,8 @@ def chain(data: dict, root, target: tuple) -> tuple:
             try:
                 program: Any = env.compile(expression)
             except RuntimeError as err:  # a declaration the binding cannot make (see cel._NOT_DECLARABLE)
-                program = _message(err)
+                issue = _ISSUE.sub("", _message(err).split("\n", 1)[0])
+                program = f"the runtime here cannot compile it: {issue}"
             conditions.append((expression, program))
         out.append(
             Authorizer(
@@ -200,8 +202,9 @@ def evaluate(expression: str, program: Any, spec: dict) -> tuple[str, str]:
         return CANNOT, _message(err)
     if value.type().name() == "ERROR":
         message = _message(value.plain_value())
-        if _LIBRARY_GAP.search(message):
-            return CANNOT, message
+        gap = _LIBRARY_GAP.search(message)
+        if gap:
+            return CANNOT, f"the function {gap.group(1)} is not available offline"
         return ERROR, f"cel evaluation error: expression '{expression}' resulted in error: {message}"
     plain = value.plain_value()
     if not isinstance(plain, bool):
