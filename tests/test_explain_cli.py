@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -109,3 +110,26 @@ def test_readme_explain_examples_print_what_svcconf_prints(tmp_path, monkeypatch
                 result = run(*args[1:])
                 code = result.code
                 assert result.out == shown, command
+
+
+def test_input_never_breaks_a_line_or_starts_a_ci_command(tmp_path) -> None:
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(
+        'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: None\n    users: ["##[error]x"]\n  - level: Metadata\n',
+        encoding="utf-8",
+    )
+    requests = tmp_path / "requests.json"
+    users = ["a\n::error::x", "##[error]x", "\x1b[2J", "\u202eevil"]
+    requests.write_text(json.dumps([{"user": u, "verb": "get", "path": "/\n::warning::y"} for u in users]), encoding="utf-8")
+    for args in (
+        ("--requests", str(requests)),
+        ("--requests", str(requests), "-f", "json"),
+        ("--user", users[0], "--verb", "get", "--path", "/"),
+    ):
+        result = run("explain", "audit", str(policy), *args)
+        assert result.code == 0
+        lines = result.out.splitlines()
+        assert not any(line.lstrip().startswith("::") for line in lines)
+        assert "##[" not in result.out and "\x1b" not in result.out and "\u202e" not in result.out
+    table = run("explain", "audit", str(policy), "--requests", str(requests)).out.splitlines()
+    assert len(table) == 1 + len(users) + 1  # a header, one row per request, the count

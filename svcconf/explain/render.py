@@ -1,25 +1,18 @@
 """Text and JSON for `svcconf explain`: one explanation in full, many requests as a table with their expectations.
 
-Every value that comes from a file or a flag is printed quoted or with its control characters
-escaped, so a line of output never carries a terminal escape or starts a CI workflow command.
+Values from a file or a flag are quoted where they could be mistaken for the text around them,
+and every line goes out through `report.escape`, so input never breaks a line, carries a
+terminal escape or starts a CI command.
 """
 
 from __future__ import annotations
 
-import json
-import re
-
 from ..model import go_quote
+from ..report.escape import json_text, printable
 from . import audit, authz, encryption
 from .request import Request, show
 
 JSON_VERSION = 1
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def printable(value: str) -> str:
-    """Text as written, with control characters escaped as Go's %q does (expressions stay readable)."""
-    return _CONTROL.sub(lambda match: go_quote(match.group())[1:-1], value)
 
 
 def expectation_met(request: Request, actual: str) -> bool | None:
@@ -27,7 +20,11 @@ def expectation_met(request: Request, actual: str) -> bool | None:
 
 
 def dump(data: dict) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_text(data) + "\n"
+
+
+def _text(lines: list[str]) -> str:
+    return "".join(printable(line) + "\n" for line in lines)
 
 
 def _with_expectation(data: dict, request: Request, actual: str) -> dict:
@@ -62,7 +59,7 @@ def table(outcomes: list, actual, columns: tuple, cells) -> str:
         out.append(f"{count}, {failed} of {expected} expectation{'' if expected == 1 else 's'} failed")
     else:
         out.append(f"{count}, every expectation met")
-    return "\n".join(out) + "\n"
+    return _text(out)
 
 
 def _expect_line(request: Request, actual: str) -> list[str]:
@@ -100,14 +97,14 @@ def audit_text(outcome: audit.Outcome, file: str) -> str:
     else:
         lines.append(f"stages: {', '.join(outcome.stages) or 'none (every stage is omitted)'}")
         if outcome.omit_stages:
-            lines.append(f"omitted stages: {', '.join(printable(s) for s in outcome.omit_stages)}")
+            lines.append(f"omitted stages: {', '.join(outcome.omit_stages)}")
         if outcome.omit_managed_fields and outcome.level in ("Request", "RequestResponse"):
             lines.append("managed fields: omitted from the recorded bodies")
     if outcome.misses:
         lines.append("earlier rules:" if outcome.rule is not None else "rules that do not match:")
         lines += [f"  rules[{m.rule}] ({file}:{m.line}): {m.reason}" for m in outcome.misses]
     lines += _expect_line(outcome.request, outcome.level)
-    return "\n".join(lines) + "\n"
+    return _text(lines)
 
 
 def audit_table(outcomes: list[audit.Outcome]) -> str:
@@ -155,13 +152,13 @@ def authz_text(outcome: authz.Outcome, file: str) -> str:
         where = "" if step.line is None else f", {file}:{step.line}"
         label = step.name if step.index is None else f"authorizers[{step.index}] {show(step.name)}"
         verdict = f"{step.outcome}: {step.reason}" if step.outcome else step.reason
-        lines.append(f"  {label} ({printable(step.type)}{where}): {verdict}")
+        lines.append(f"  {label} ({step.type}{where}): {verdict}")
         for condition in step.conditions:
-            note = f" ({printable(condition.message)})" if condition.message else ""
-            lines.append(f"    matchConditions[{condition.index}] {printable(condition.expression)}: {condition.result}{note}")
+            note = f" ({condition.message})" if condition.message else ""
+            lines.append(f"    matchConditions[{condition.index}] {condition.expression}: {condition.result}{note}")
     lines.append(_decision_line(outcome))
     lines += _expect_line(outcome.request, outcome.decision)
-    return "\n".join(lines) + "\n"
+    return _text(lines)
 
 
 def authz_table(outcomes: list[authz.Outcome]) -> str:
@@ -204,7 +201,7 @@ def encryption_json(outcome: encryption.Outcome, file: str) -> dict:
 def _provider_text(provider: encryption.Provider) -> str:
     where = f"resources[{provider.entry}].providers[{provider.index}] {provider.type}"
     if provider.type == "kms":
-        return f"{where} {printable(provider.api_version)} {go_quote(provider.name)} (endpoint {go_quote(provider.endpoint)})"
+        return f"{where} {provider.api_version} {go_quote(provider.name)} (endpoint {go_quote(provider.endpoint)})"
     return where
 
 
@@ -215,7 +212,7 @@ def encryption_text(outcome: encryption.Outcome, file: str) -> str:
         lines.append(f"note: {outcome.note}")
     if not outcome.listed:
         lines.append("entry: none matches, so new data is stored unencrypted and only unencrypted data can be read")
-        return "\n".join(lines) + "\n"
+        return _text(lines)
     entries = ", ".join(f"resources[{e.entry}] {go_quote(e.written)} ({file}:{e.line})" for e in outcome.listed)
     lines.append(f"{'entry' if len(outcome.listed) == 1 else 'entries'}: {entries}")
     writer = outcome.writer
@@ -225,7 +222,7 @@ def encryption_text(outcome: encryption.Outcome, file: str) -> str:
         lines.append(f"writes: {_provider_text(writer)}: stored unencrypted")
     else:
         key = f", key {go_quote(writer.keys[0])}" if writer.keys else ""
-        lines.append(f"writes: {_provider_text(writer)}{key} (prefix {printable(writer.prefixes()[0])})")
+        lines.append(f"writes: {_provider_text(writer)}{key} (prefix {writer.prefixes()[0]})")
     lines.append("reads:")
     for provider in outcome.readers:
         if provider.type == "identity":
@@ -233,7 +230,7 @@ def encryption_text(outcome: encryption.Outcome, file: str) -> str:
         elif provider.keys:
             what = f"key{'s' if len(provider.keys) > 1 else ''} {', '.join(go_quote(k) for k in provider.keys)}"
         else:
-            what = f"data with prefix {printable(provider.prefixes()[0])}"
+            what = f"data with prefix {provider.prefixes()[0]}"
         lines.append(f"  {_provider_text(provider)} ({file}:{provider.line}): {what}")
     if outcome.masked:
         lines.append("masked for this resource:")
@@ -241,7 +238,7 @@ def encryption_text(outcome: encryption.Outcome, file: str) -> str:
             f"  resources[{m.entry}] {go_quote(m.written)} ({file}:{m.line}): resources[{by.entry}] {go_quote(by.written)} takes precedence"
             for m, by in outcome.masked
         ]
-    return "\n".join(lines) + "\n"
+    return _text(lines)
 
 
 # --------------------------------------------------------------------------- JWT claims
