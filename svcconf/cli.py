@@ -20,7 +20,7 @@ from . import __version__
 from .commands import EXIT_OK, EXIT_USAGE, error
 
 # The order commands are listed in --help; any other module in svcconf/commands follows.
-PREFERRED_ORDER = ("validate", "migrate", "print", "explain-claims", "rules", "kinds")
+PREFERRED_ORDER = ("validate", "migrate", "print", "explain", "explain-claims", "rules", "kinds")
 
 
 def _command_modules() -> list[str]:
