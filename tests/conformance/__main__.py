@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.summary:
         width = max(map(len, counts))
         for area, count in sorted(counts.items()):
-            marked = f" ({count['disagrees']} known disagreements)" if count["disagrees"] else ""
+            known = count["disagrees"]
+            marked = f" ({known} known disagreement{'s' * (known != 1)})" if known else ""
             print(f"{area:<{width}}  {sentence(count)}{marked}")
     print(f"svcconf {sentence(total)}")
     return 0
