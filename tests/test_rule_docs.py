@@ -1,0 +1,121 @@
+"""Every rule doc stays true: its example triggers the rule, its fix does not, and its references can be opened."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from svcconf.docs import UPSTREAM_TREE, all_rule_docs
+
+from .conftest import ROOT
+from .helpers import run
+
+DOCS = all_rule_docs()
+
+# Rules whose trigger is not the text of a file; their examples describe the situation in words.
+NOT_A_FILE = {
+    "unreadable-file": "a permission or I/O error (tests/test_bad_input.py)",
+    "file-too-large": "a file over --max-file-size (tests/test_bad_input.py)",
+    "internal-error": "a bug in a rule; no document is meant to trigger one",
+    "invalid-config": "the example is an .svcconf.yaml, which svcconf reads as its settings (tests/test_cli.py)",
+    "empty-file": "a file of zero bytes has no text to show",
+    "encoding-error": "the example is a byte that UTF-8 text cannot hold (tests/test_bad_input.py)",
+    "binary-file": "the example is a NUL byte in a binary file (tests/test_bad_input.py)",
+}
+CHECKED = sorted(rule_id for rule_id in DOCS if rule_id not in NOT_A_FILE)
+CATALOGUE_ID = re.compile(r"\b[A-Z]{2,}(?:-[A-Z]+)*-\d")
+UPSTREAM_DIRS = ("staging/src/k8s.io/", "pkg/", "cmd/", "plugin/")
+PAGES = ("https://kubernetes.io/docs/", "https://github.com/kubernetes/", "https://github.com/kubernetes-sigs/", "https://pkg.go.dev/")
+
+
+def report(doc, fragment: str, tmp_path: Path) -> dict:
+    """The JSON report of the command the rule belongs to, run on the whole file the fragment stands for."""
+    path = tmp_path / "example.yaml"
+    path.write_text(doc.document(fragment), encoding="utf-8")
+    result = run(doc.command, "-f", "json", *(("--no-config",) if doc.command == "validate" else ()), *doc.args, str(path))
+    assert result.err == "" and result.code in (0, 1), result.err
+    return result.json()
+
+
+def rules_of(report: dict) -> list[str]:
+    return [d["rule"] for d in report["diagnostics"]]
+
+
+@pytest.mark.parametrize("rule_id", CHECKED)
+def test_example_triggers_its_rule(rule_id: str, tmp_path) -> None:
+    doc = DOCS[rule_id]
+    found = rules_of(report(doc, doc.example, tmp_path))
+    assert rule_id in found, found
+
+
+@pytest.mark.parametrize("rule_id", CHECKED)
+def test_fix_does_not_trigger_its_rule(rule_id: str, tmp_path) -> None:
+    doc = DOCS[rule_id]
+    result = report(doc, doc.fix, tmp_path)
+    found = rules_of(result)
+    assert rule_id not in found, found
+    # The fix is a configuration the check reads: well-formed, of a kind svcconf knows, no unknown fields.
+    assert not {"yaml-syntax", "unknown-kind", "unknown-field", "wrong-type"} & set(found), found
+    assert result["summary"].get("skipped", 0) == 0
+
+
+@pytest.mark.parametrize("rule_id", sorted(DOCS))
+def test_upstream_is_a_reference_a_user_can_open(rule_id: str) -> None:
+    doc = DOCS[rule_id]
+    assert doc.own or doc.upstream, "a rule the component enforces names where upstream does so"
+    for text in doc.upstream:
+        assert not CATALOGUE_ID.search(text), text
+        if text.startswith("https://"):
+            assert text.startswith(PAGES), text
+            continue
+        path, _, where = text.partition(": ")
+        assert path.startswith(UPSTREAM_DIRS) and path.endswith(".go") and " " not in path, text
+        assert where == "" or re.fullmatch(r"[A-Za-z_][\w.]*(, [A-Za-z_][\w.]*)*", where), text
+
+
+def test_rules_id_prints_the_reporting_module_and_the_upstream_reference() -> None:
+    result = run("rules", "duplicate-resource")
+    assert result.code == 0
+    lines = result.out.splitlines()
+    assert lines[0] == "duplicate-resource (error, encryption)"
+    module = next(line for line in lines if line.startswith("Reported by: ")).removeprefix("Reported by: ")
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    assert "duplicate-resource" in {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
+    assert any(line.strip().startswith(UPSTREAM_TREE + "staging/src/k8s.io/apiserver/") for line in lines)
+    assert "Fails:" in lines and "Write instead:" in lines
+    assert "kind: EncryptionConfiguration" in lines  # the example is shown as a whole file
+
+
+def test_every_rule_is_reported_by_some_module() -> None:
+    for rule_id in DOCS:
+        result = run("rules", rule_id)
+        reported = next(line for line in result.out.splitlines() if line.startswith("Reported by: "))
+        assert "?" not in reported, rule_id
+
+
+def test_own_checks_say_so() -> None:
+    own = next(doc for doc in DOCS.values() if doc.own)
+    assert "svcconf's own check" in run("rules", own.id).out
+
+
+def test_rules_list_is_one_line_per_rule() -> None:
+    lines = run("rules").out.splitlines()
+    assert len(lines) == len(DOCS)
+    assert sorted(line.split()[0] for line in lines) == sorted(DOCS)
+
+
+def test_sarif_rule_metadata_links_upstream(tmp_path) -> None:
+    import jsonschema
+
+    doc = DOCS["duplicate-resource"]
+    path = tmp_path / "enc.yaml"
+    path.write_text(doc.document(doc.example), encoding="utf-8")
+    log = run("validate", "--no-config", "-f", "sarif", str(path)).json()
+    schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(log)) == []
+    rule = next(r for r in log["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "duplicate-resource")
+    assert rule["helpUri"] == doc.references[0].url and rule["helpUri"].startswith("https://")
