@@ -9,8 +9,9 @@ or `migrate`, the command that reports its rules). A rule table may override `he
 `args` (flags the example needs, e.g. a target release). An example that starts with
 `apiVersion:` is a whole file and takes no header.
 
-`upstream` lists where the behaviour comes from: a path in kubernetes/kubernetes, optionally
-followed by `: ` and the functions that refuse the value, or a full https URL. `own = true` marks
+`upstream` lists where the behaviour comes from: a path in kubernetes/kubernetes (with `@vX.Y.Z`
+where an older release behaved differently), optionally followed by `: ` and the functions that
+refuse the value, or a full https URL. `own = true` marks
 svcconf's own checks (advice beyond what the component refuses); their `upstream` names the
 behaviour that motivates them.
 """
@@ -33,7 +34,6 @@ PACKAGE_DIR = Path(__file__).parent
 # The release every source reference was checked against; paths and functions move between releases.
 UPSTREAM_RELEASE = "v1.36.0"
 UPSTREAM_REPO = "kubernetes/kubernetes"
-UPSTREAM_TREE = f"https://github.com/{UPSTREAM_REPO}/blob/{UPSTREAM_RELEASE}/"
 COMMANDS = ("validate", "migrate")
 
 
@@ -49,7 +49,8 @@ class Reference(NamedTuple):
         if text.startswith("https://"):
             return cls(text)
         path, _, where = text.partition(": ")
-        return cls(UPSTREAM_TREE + path.strip(), where.strip())
+        path, _, release = path.strip().partition("@")
+        return cls(f"https://github.com/{UPSTREAM_REPO}/blob/{release or UPSTREAM_RELEASE}/{path}", where.strip())
 
     def __str__(self) -> str:
         return f"{self.url} ({self.where})" if self.where else self.url
@@ -108,7 +109,7 @@ class RuleDoc(NamedTuple):
 
 
 def _markdown_link(reference: Reference) -> str:
-    label = reference.url.removeprefix(UPSTREAM_TREE)
+    label = reference.url.removeprefix(f"https://github.com/{UPSTREAM_REPO}/blob/")
     link = f"[{label}]({reference.url})"
     return f"{link} ({reference.where})" if reference.where else link
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.docs import UPSTREAM_TREE, all_rule_docs
+from svcconf.docs import UPSTREAM_RELEASE, UPSTREAM_REPO, all_rule_docs
 
 from .conftest import ROOT
 from .helpers import run
@@ -73,7 +73,9 @@ def test_upstream_is_a_reference_a_user_can_open(rule_id: str) -> None:
             assert text.startswith(PAGES), text
             continue
         path, _, where = text.partition(": ")
+        path, _, release = path.partition("@")
         assert path.startswith(UPSTREAM_DIRS) and path.endswith(".go") and " " not in path, text
+        assert release == "" or re.fullmatch(r"v1\.\d+\.\d+", release), text
         assert where == "" or re.fullmatch(r"[A-Za-z_][\w.]*(, [A-Za-z_][\w.]*)*", where), text
 
 
@@ -85,7 +87,8 @@ def test_rules_id_prints_the_reporting_module_and_the_upstream_reference() -> No
     module = next(line for line in lines if line.startswith("Reported by: ")).removeprefix("Reported by: ")
     tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
     assert "duplicate-resource" in {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
-    assert any(line.strip().startswith(UPSTREAM_TREE + "staging/src/k8s.io/apiserver/") for line in lines)
+    source = f"https://github.com/{UPSTREAM_REPO}/blob/{UPSTREAM_RELEASE}/staging/src/k8s.io/apiserver/"
+    assert any(line.strip().startswith(source) for line in lines)
     assert "Fails:" in lines and "Write instead:" in lines
     assert "kind: EncryptionConfiguration" in lines  # the example is shown as a whole file
 
