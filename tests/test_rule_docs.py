@@ -29,6 +29,7 @@ NOT_A_FILE = {
 # Rules whose fix is a change on the node, not in the file: the example names a file that is missing there.
 FIX_ON_THE_NODE = {
     "authorizer-kubeconfig-missing": "deploy the kubeconfig the file names (checked with --fs-checks)",
+    "admission-file-unreadable": "deploy the kubeconfig or folder the file names (checked with --fs-checks)",
 }
 CHECKED = sorted(rule_id for rule_id in DOCS if rule_id not in NOT_A_FILE)
 CATALOGUE_ID = re.compile(r"\b[A-Z]{2,}(?:-[A-Z]+)*-\d")
