@@ -30,6 +30,7 @@ NOT_A_FILE = {
 FIX_ON_THE_NODE = {
     "authorizer-kubeconfig-missing": "deploy the kubeconfig the file names (checked with --fs-checks)",
     "admission-file-unreadable": "deploy the kubeconfig or folder the file names (checked with --fs-checks)",
+    "egress-tls-file-missing": "deploy the certificate files the file names (checked with --fs-checks)",
 }
 CHECKED = sorted(rule_id for rule_id in DOCS if rule_id not in NOT_A_FILE)
 CATALOGUE_ID = re.compile(r"\b[A-Z]{2,}(?:-[A-Z]+)*-\d")
