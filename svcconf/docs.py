@@ -11,7 +11,8 @@ or `migrate`, the command that reports its rules). A rule table may override `he
 
 `upstream` lists where the behaviour comes from: a path in kubernetes/kubernetes (with `@vX.Y.Z`
 where an older release behaved differently), optionally followed by `: ` and the functions that
-refuse the value, or a full https URL. `own = true` marks
+refuse the value, or a full https URL (a page, or a file of another repository with `: ` and its
+functions). `own = true` marks
 svcconf's own checks (advice beyond what the component refuses); their `upstream` names the
 behaviour that motivates them.
 """
@@ -45,11 +46,10 @@ class Reference(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Reference:
-        text = text.strip()
-        if text.startswith("https://"):
-            return cls(text)
-        path, _, where = text.partition(": ")
-        path, _, release = path.strip().partition("@")
+        place, _, where = text.strip().partition(": ")
+        if place.startswith("https://"):
+            return cls(place, where.strip())
+        path, _, release = place.partition("@")
         return cls(f"https://github.com/{UPSTREAM_REPO}/blob/{release or UPSTREAM_RELEASE}/{path}", where.strip())
 
     def __str__(self) -> str:
@@ -84,8 +84,9 @@ class RuleDoc(NamedTuple):
         return body if body.startswith("apiVersion:") or not self.header else self.header + body
 
     def _labels(self) -> tuple[str, str]:
-        flags = f" `svcconf {self.command} {' '.join(self.args)}`" if self.args else ""
-        return f"Fails{flags}:" if flags else "Fails:", "Write instead:"
+        if not self.args and self.command == "validate":
+            return "Fails:", "Write instead:"
+        return f"Fails (`{' '.join(('svcconf', self.command, *self.args))}`):", "Write instead:"
 
     def help_text(self) -> str:
         fails, instead = self._labels()
