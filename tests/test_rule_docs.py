@@ -26,8 +26,9 @@ NOT_A_FILE = {
     "encoding-error": "the example is a byte that UTF-8 text cannot hold (tests/test_bad_input.py)",
     "binary-file": "the example is a NUL byte in a binary file (tests/test_bad_input.py)",
 }
-# Rules whose fix is a change on the node, not in the file: the example names a file that is missing there.
+# Rules whose fix is outside the file: a file deployed on the node, or flags instead of a file.
 FIX_ON_THE_NODE = {
+    "controller-manager-flags-only": "the controller managers read no file: the fix is to pass flags",
     "authorizer-kubeconfig-missing": "deploy the kubeconfig the file names (checked with --fs-checks)",
     "admission-file-unreadable": "deploy the kubeconfig or folder the file names (checked with --fs-checks)",
     "egress-tls-file-missing": "deploy the certificate files the file names (checked with --fs-checks)",
