@@ -39,7 +39,7 @@ def explain(doc) -> list[str]:
     if doc.own:
         out.append("svcconf's own check: the component accepts this." + (" Motivated by:" if references else ""))
     else:
-        out.append("Upstream, where the component refuses this:")
+        out.append("Upstream, where the component checks this:")
     out += references
     out.append(f"Reported by: {', '.join(reporting_modules().get(doc.id, ['?']))}")
     return out
