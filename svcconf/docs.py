@@ -7,14 +7,14 @@ A TOML file holds one table per rule id. Top-level keys other than tables are de
 rules: `header` (the apiVersion and kind lines the examples continue) and `command` (`validate`
 or `migrate`, the command that reports its rules). A rule table may override `header` and add
 `args` (flags the example needs, e.g. a target release). An example that starts with
-`apiVersion:` is a whole file and takes no header.
+`apiVersion:` is a whole file and takes no header; one that YAML reads as a plain sentence is
+words, shown as they are (a situation no file can show, or a fix outside the file).
 
-`upstream` lists where the behaviour comes from: a path in kubernetes/kubernetes (with `@vX.Y.Z`
-where an older release behaved differently), optionally followed by `: ` and the functions that
-refuse the value, or a full https URL (a page, or a file of another repository with `: ` and its
-functions). `own = true` marks
-svcconf's own checks (advice beyond what the component refuses); their `upstream` names the
-behaviour that motivates them.
+`upstream` lists where the behaviour comes from, each entry either a path in kubernetes/kubernetes
+at UPSTREAM_RELEASE (`path@vX.Y.Z` where an older release behaved differently) or an https URL (a
+page, or a file of another repository), optionally followed by `: ` and the functions concerned.
+`own = true` marks svcconf's own checks, beyond what the component itself reports; their
+`upstream` names the behaviour that motivates them.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class RuleDoc(NamedTuple):
     example: str
     fix: str
     upstream: tuple[str, ...] = ()  # as written: kubernetes/kubernetes paths or https URLs
-    own: bool = False  # svcconf's own check: the component itself does not refuse the value
+    own: bool = False  # svcconf's own check: the component itself accepts the value silently
     header: str = ""  # apiVersion and kind that the example and fix continue
     args: tuple[str, ...] = ()  # flags the example needs
     command: str = "validate"
@@ -79,9 +79,11 @@ class RuleDoc(NamedTuple):
         return self.references[0].url if self.upstream else None
 
     def document(self, fragment: str) -> str:
-        """The whole file an example or fix stands for: the header, unless it names its own apiVersion."""
+        """The whole file an example or fix stands for: the header, unless it names its own apiVersion or is words."""
         body = fragment.strip("\n") + "\n"
-        return body if body.startswith("apiVersion:") or not self.header else self.header + body
+        if body.startswith("apiVersion:") or not self.header or in_words(body):
+            return body
+        return self.header + body
 
     def _labels(self) -> tuple[str, str]:
         if not self.args and self.command == "validate":
@@ -105,8 +107,19 @@ class RuleDoc(NamedTuple):
         if self.fix:
             parts += ["", instead, "```yaml", self.document(self.fix).rstrip(), "```"]
         if self.upstream:
-            parts += ["", "Upstream: " + ", ".join(_markdown_link(r) for r in self.references)]
+            label = "svcconf's own check, motivated by" if self.own else "Upstream"
+            parts += ["", f"{label}: " + ", ".join(_markdown_link(r) for r in self.references)]
         return "\n".join(parts).strip()
+
+
+def in_words(fragment: str) -> bool:
+    """Whether an example or fix is a sentence rather than YAML: YAML reads it as one plain string."""
+    import yaml
+
+    try:
+        return isinstance(yaml.safe_load(fragment), str)
+    except yaml.YAMLError:
+        return False  # a deliberately broken file (yaml-syntax) is still a file
 
 
 def _markdown_link(reference: Reference) -> str:
@@ -158,17 +171,17 @@ def rule_doc(rule_id: str) -> RuleDoc | None:
     return all_rule_docs().get(rule_id)
 
 
-@functools.lru_cache(maxsize=1)
-def reporting_modules() -> dict[str, list[str]]:
-    """Rule id -> the svcconf modules that name it as a string literal (where it is reported), by relative path."""
+def reporting_modules(rule_id: str) -> list[str]:
+    """The svcconf modules that name a rule id as a string literal, i.e. that report it (paths from the package's parent)."""
     import ast
 
-    ids = set(all_rule_docs())
-    found: dict[str, list[str]] = {}
+    quoted = (f'"{rule_id}"', f"'{rule_id}'")
+    found = []
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        tree = ast.parse(path.read_bytes(), filename=str(path))
-        named = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and node.value in ids}
-        relative = path.relative_to(PACKAGE_DIR.parent).as_posix()
-        for rule_id in named:
-            found.setdefault(rule_id, []).append(relative)
+        source = path.read_text(encoding="utf-8")
+        if not any(q in source for q in quoted):
+            continue
+        tree = ast.parse(source, filename=str(path))
+        if any(isinstance(node, ast.Constant) and node.value == rule_id for node in ast.walk(tree)):
+            found.append(path.relative_to(PACKAGE_DIR.parent).as_posix())
     return found

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.docs import UPSTREAM_RELEASE, UPSTREAM_REPO, all_rule_docs
+from svcconf.docs import UPSTREAM_RELEASE, UPSTREAM_REPO, all_rule_docs, in_words, reporting_modules
 
 from .conftest import ROOT
 from .helpers import run
@@ -20,14 +20,14 @@ DOCS = all_rule_docs()
 NOT_A_FILE = {
     "unreadable-file": "a permission or I/O error (tests/test_bad_input.py)",
     "file-too-large": "a file over --max-file-size (tests/test_bad_input.py)",
-    "internal-error": "a bug in a rule; no document is meant to trigger one",
+    "internal-error": "a bug in a rule; no document is meant to trigger one (tests/test_robustness.py)",
     "invalid-config": "the example is an .svcconf.yaml, which svcconf reads as its settings (tests/test_cli.py)",
-    "empty-file": "a file of zero bytes has no text to show",
+    "empty-file": "a file of zero bytes has no text to show (tests/test_bad_input.py)",
     "encoding-error": "the example is a byte that UTF-8 text cannot hold (tests/test_bad_input.py)",
     "binary-file": "the example is a NUL byte in a binary file (tests/test_bad_input.py)",
 }
 # Rules whose fix is outside the file: a file deployed on the node, or flags instead of a file.
-FIX_ON_THE_NODE = {
+FIX_OUTSIDE_THE_FILE = {
     "controller-manager-flags-only": "the controller managers read no file: the fix is to pass flags",
     "authorizer-kubeconfig-missing": "deploy the kubeconfig the file names (checked with --fs-checks)",
     "admission-file-unreadable": "deploy the kubeconfig or folder the file names (checked with --fs-checks)",
@@ -59,7 +59,7 @@ def test_example_triggers_its_rule(rule_id: str, tmp_path) -> None:
     assert rule_id in found, found
 
 
-@pytest.mark.parametrize("rule_id", [rule_id for rule_id in CHECKED if rule_id not in FIX_ON_THE_NODE])
+@pytest.mark.parametrize("rule_id", [rule_id for rule_id in CHECKED if rule_id not in FIX_OUTSIDE_THE_FILE])
 def test_fix_does_not_trigger_its_rule(rule_id: str, tmp_path) -> None:
     doc = DOCS[rule_id]
     result = report(doc, doc.fix, tmp_path)
@@ -68,6 +68,14 @@ def test_fix_does_not_trigger_its_rule(rule_id: str, tmp_path) -> None:
     # The fix is a configuration the check reads: well-formed, of a kind svcconf knows, no unknown fields.
     assert not {"yaml-syntax", "unknown-kind", "unknown-field", "wrong-type"} & set(found), found
     assert result["summary"].get("skipped", 0) == 0, "the fix is not a document svcconf checks"
+
+
+def test_what_no_file_can_show_is_said_in_words() -> None:
+    for rule_id in NOT_A_FILE.keys() - {"invalid-config"}:  # an .svcconf.yaml, shown as the file it is
+        assert in_words(DOCS[rule_id].example), rule_id
+    for rule_id in FIX_OUTSIDE_THE_FILE:
+        assert in_words(DOCS[rule_id].fix) and "apiVersion" not in run("rules", rule_id).out.partition("Write instead:")[2]
+    assert not in_words(DOCS["yaml-syntax"].example)  # broken on purpose, still a file
 
 
 @pytest.mark.parametrize("rule_id", sorted(DOCS))
@@ -100,16 +108,19 @@ def test_rules_id_prints_the_reporting_module_and_the_upstream_reference() -> No
     assert "kind: EncryptionConfiguration" in lines  # the example is shown as a whole file
 
 
-def test_every_rule_is_reported_by_some_module() -> None:
-    for rule_id in DOCS:
-        result = run("rules", rule_id)
-        reported = next(line for line in result.out.splitlines() if line.startswith("Reported by: "))
-        assert "?" not in reported, rule_id
+def test_every_documented_rule_is_reported_by_some_module() -> None:
+    unreported = [rule_id for rule_id in DOCS if not reporting_modules(rule_id)]
+    assert unreported == []
 
 
 def test_own_checks_say_so() -> None:
     own = next(doc for doc in DOCS.values() if doc.own)
     assert "svcconf's own check" in run("rules", own.id).out
+
+
+def test_an_example_that_needs_flags_names_them() -> None:
+    out = run("rules", "too-many-authenticators").out
+    assert "Fails (`svcconf validate --target-version 1.29`):" in out.splitlines()
 
 
 def test_rules_list_is_one_line_per_rule() -> None:

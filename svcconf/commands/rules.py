@@ -41,5 +41,5 @@ def explain(doc) -> list[str]:
     else:
         out.append("Upstream, where the component checks this:")
     out += references
-    out.append(f"Reported by: {', '.join(reporting_modules().get(doc.id, ['?']))}")
+    out.append(f"Reported by: {', '.join(reporting_modules(doc.id)) or '?'}")
     return out
