@@ -10,7 +10,7 @@ from typing import NamedTuple
 Segment = str | int
 Path = tuple  # tuple[Segment, ...]
 
-_PLAIN_FIELD = re.compile(r"^[A-Za-z0-9_\-]+$")
+_PLAIN_FIELD = re.compile(r"^[A-Za-z0-9_\-]+\Z")
 
 
 class Severity(enum.IntEnum):
