@@ -85,3 +85,11 @@ def test_certificate_authority_of_begin_lines_only() -> None:
         '    claimMappings:\n      username: {claim: sub, prefix: ""}\n'
     )
     assert ("invalid-certificate-authority", "jwt[0].issuer.certificateAuthority") in findings(authn)
+
+
+@pytest.mark.parametrize("duration", ["١m", "1²m", "１m"])
+def test_other_scripts_digits_are_not_a_duration(duration: str) -> None:
+    # Schema patterns run in jsonschema-rs, whose \d is ASCII like Go's.
+    kubelet = f'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nsyncFrequency: "{duration}"\n'
+    assert findings(kubelet) == [("invalid-value", "syncFrequency")]
+    assert findings(kms(duration)) == [("kms-timeout-not-positive", "resources[0].providers[0].kms.timeout")]
