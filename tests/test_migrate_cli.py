@@ -236,3 +236,99 @@ def test_a_failing_conversion_leaves_the_file_unchanged(tmp_path, monkeypatch) -
     assert result.code == 1
     assert path.read_text() == original
     assert "internal-error" in result.out and "file left unchanged" in result.out
+
+
+# --------------------------------------------------------------------------- symbolic links and safe writes
+
+
+@pytest.fixture
+def linked(tmp_path: Path) -> Path:
+    """repo/ with a real file, a link to it, and a link to a file outside the repository."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (repo / "sub" / "real.yaml").write_bytes(OLD)
+    (outside / "private.yaml").write_bytes(OLD)
+    (repo / "inner.yaml").symlink_to(Path("sub") / "real.yaml")
+    (repo / "escape.yaml").symlink_to(outside / "private.yaml")
+    return tmp_path
+
+
+def test_write_leaves_symbolic_links_and_their_targets_alone(linked: Path) -> None:
+    repo = linked / "repo"
+    result = run("migrate", "--write", str(repo / "inner.yaml"), str(repo / "escape.yaml"))
+    assert result.code == 1
+    assert (repo / "inner.yaml").is_symlink() and (repo / "escape.yaml").is_symlink()
+    assert (repo / "sub" / "real.yaml").read_bytes() == OLD and (linked / "outside" / "private.yaml").read_bytes() == OLD
+    assert f"svcconf: warning: {repo / 'escape.yaml'}: a symbolic link; not written" in result.err
+    assert result.out == "0 documents in 0 of 2 files rewritten\n"
+
+
+def test_follow_symlinks_writes_a_target_inside_the_given_paths_only(linked: Path) -> None:
+    repo = linked / "repo"
+    result = run("migrate", "--write", "--follow-symlinks", str(repo))
+    assert (repo / "inner.yaml").is_symlink() and (repo / "escape.yaml").is_symlink()
+    assert (repo / "sub" / "real.yaml").read_bytes() == NEW  # through inner.yaml (real.yaml then needs nothing)
+    assert (linked / "outside" / "private.yaml").read_bytes() == OLD
+    assert f"{repo / 'escape.yaml'}: a symbolic link to a file outside the given paths; not written" in result.err
+    assert result.code == 1
+    assert sorted(p.name for p in (repo / "sub").iterdir()) == ["real.yaml"]
+
+
+def test_follow_symlinks_does_not_resolve_a_link_given_by_name(linked: Path) -> None:
+    # Given alone, a link's target is not inside the given paths even when it is in the same repository.
+    link = linked / "repo" / "inner.yaml"
+    result = run("migrate", "--write", "--follow-symlinks", str(link))
+    assert result.code == 1 and "outside the given paths" in result.err
+    assert (linked / "repo" / "sub" / "real.yaml").read_bytes() == OLD
+
+
+def test_write_atomic_refuses_a_symbolic_link(linked: Path) -> None:
+    from svcconf.migrate import write_atomic
+
+    link = linked / "repo" / "escape.yaml"
+    with pytest.raises(OSError, match="symbolic link"):
+        write_atomic(str(link), NEW)
+    assert link.is_symlink() and (linked / "outside" / "private.yaml").read_bytes() == OLD
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another owner needs root")
+def test_write_keeps_owner_group_and_mode(tmp_path: Path) -> None:
+    path = tmp_path / "cron.yaml"
+    path.write_bytes(OLD)
+    os.chown(path, 1234, 5678)
+    os.chmod(path, 0o640)
+    assert run("migrate", "--write", str(path)).code == 0
+    info = os.stat(path)
+    assert path.read_bytes() == NEW
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (1234, 5678, 0o640)
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp_path: Path, signum: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "cron.yaml"
+    path.write_bytes(OLD)
+    # The child writes to a slow disk: fsync announces itself and takes a second, time for the signal to come.
+    child = (
+        "import os, sys, time\n"
+        "from svcconf.migrate import write_atomic\n"
+        "real_fsync = os.fsync\n"
+        "def slow_fsync(fd):\n"
+        "    sys.stdout.write('syncing\\n'); sys.stdout.flush(); time.sleep(1); real_fsync(fd)\n"
+        "os.fsync = slow_fsync\n"
+        f"write_atomic({str(path)!r}, {NEW!r})\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1])
+    try:
+        assert process.stdout is not None and process.stdout.readline() == b"syncing\n"
+        process.send_signal(getattr(signal, signum))
+        process.wait(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == -getattr(signal, signum)
+    assert path.read_bytes() == OLD
+    assert [p.name for p in tmp_path.iterdir()] == ["cron.yaml"]
