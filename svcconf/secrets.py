@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from .model import Path
 
-SECRET_FIELDS = frozenset({"secret", "token", "tlsBootstrapToken", "clientKeyData", "certificateKey", "privateKey", "password"})
+SECRET_FIELDS = frozenset(
+    {
+        "secret",
+        "token",
+        "tlsBootstrapToken",
+        "clientKeyData",
+        "client-key-data",  # kubeconfig spelling
+        "keyData",  # scheduler extender tlsConfig private key
+        "certificateKey",
+        "privateKey",
+        "password",
+    }
+)
 
 
 def is_secret(path: Path) -> bool:

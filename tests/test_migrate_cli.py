@@ -332,3 +332,93 @@ def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp
     assert process.returncode == -getattr(signal, signum)
     assert path.read_bytes() == OLD
     assert [p.name for p in tmp_path.iterdir()] == ["cron.yaml"]
+
+
+# --------------------------------------------------------------------------- --diff never shows a secret
+
+KUBEADM = (
+    "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nbootstrapTokens:\n- token: abcdef.0123456789abcdef\n  ttl: 24h\n"
+    'nodeRegistration:\n  kubeletExtraArgs:\n    v: "4"\ncertificateKey: "e6a2eb8581237ab72a4f494f30285ec12a9694d750b9785706a83bfcbbbd2204"\n'
+)
+
+
+def test_diff_masks_secret_values_on_context_lines(tmp_path: Path) -> None:
+    path = tmp_path / "init.yaml"
+    path.write_text(KUBEADM)
+    result = run("migrate", "--diff", str(path))
+    assert "abcdef" not in result.out + result.err and "e6a2eb" not in result.out + result.err
+    assert " - token: <redacted>\n" in result.out
+    assert " certificateKey: <redacted>\n" in result.out
+    assert '+  - name: v\n+    value: "4"\n' in result.out  # the change itself is shown
+
+
+def test_diff_masks_secret_values_on_changed_lines(tmp_path: Path) -> None:
+    path = tmp_path / "web.json"
+    path.write_text(
+        '{"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web", "annotations": '
+        '{"token": "s3cr3t", "note": "x"}}, "spec": {"template": {"metadata": {"labels": {"app": "web"}}}}}\n'
+    )
+    result = run("migrate", "--diff", str(path))
+    assert "s3cr3t" not in result.out + result.err
+    assert (
+        '-{"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web", "annotations": {"token": <redacted>,'
+        in result.out
+    )
+    assert '+      "token": <redacted>,\n+      "note": "x"\n' in result.out
+
+
+def test_diff_masks_every_line_of_a_multi_line_secret(tmp_path: Path) -> None:
+    path = tmp_path / "cron.yaml"
+    path.write_text("apiVersion: batch/v1beta1\npassword: |\n  line-one\n  line-two\nkind: CronJob\n")
+    result = run("migrate", "--diff", str(path))
+    assert "line-one" not in result.out and "line-two" not in result.out
+    assert "+apiVersion: batch/v1\n password: <redacted>\n   <redacted>\n   <redacted>\n" in result.out
+
+
+def _has_secret_field(data: bytes) -> bool:
+    from svcconf.secrets import SECRET_FIELDS
+
+    return any(f"{name}:".encode() in data or f'"{name}"'.encode() in data for name in SECRET_FIELDS)
+
+
+def test_diffs_of_files_without_secrets_apply_with_git(tmp_path: Path, monkeypatch) -> None:
+    import shutil
+    import subprocess
+
+    from svcconf.registry import format_release
+
+    from .test_migrate import CASES, options_for
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.chdir(tmp_path)
+    checked = 0
+    for case in CASES:
+        original, expected = case.read_bytes(), case.with_name(case.name[: -len(".yaml")] + ".migrated.yaml").read_bytes()
+        if expected == original or _has_secret_field(original):
+            continue
+        (tmp_path / "case.yaml").write_bytes(original)
+        options = options_for(case)
+        args = [*(["--to-version", format_release(options.target)] if options.target else []), *(["--unsafe"] if options.unsafe else [])]
+        patch = run("migrate", "--diff", *args, "case.yaml").out
+        applied = subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=tmp_path, capture_output=True, check=False)
+        assert applied.returncode == 0, f"{case.name}: {applied.stderr.decode()}"
+        assert (tmp_path / "case.yaml").read_bytes() == expected, case.name
+        checked += 1
+    assert checked >= 20
+
+
+def test_diff_of_a_file_without_a_final_newline_applies(tmp_path: Path, monkeypatch) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cron.yaml").write_bytes(b"apiVersion: batch/v1beta1\nkind: CronJob")
+    patch = run("migrate", "--diff", "cron.yaml").out
+    assert patch.endswith(" kind: CronJob\n\\ No newline at end of file\n")
+    subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=tmp_path, check=True, capture_output=True)
+    assert (tmp_path / "cron.yaml").read_bytes() == b"apiVersion: batch/v1\nkind: CronJob"

@@ -84,13 +84,10 @@ def _text(outcomes: list, files: int, stream, verb: str) -> None:
 
 
 def _diff(outcome, stream) -> None:
-    import difflib
+    from ..migrate.diff import unified
 
-    if not outcome.changed:
-        return
-    old = outcome.original.decode("utf-8", errors="replace").splitlines(keepends=True)
-    new = (outcome.output or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-    stream.writelines(difflib.unified_diff(old, new, f"a/{outcome.name}", f"b/{outcome.name}"))
+    if outcome.changed:
+        stream.writelines(unified(outcome.name, outcome.original, outcome.output or b""))
 
 
 def run(args) -> int:
