@@ -13,7 +13,9 @@ from svcconf.migrate.ops import leaves
 from svcconf.pipeline import check_text
 from svcconf.source import parse
 
+from .conftest import CORPUS
 from .helpers import run
+from .test_migrate import CASES
 
 OLD = b"# batch jobs\napiVersion: batch/v1beta1   # old\nkind: CronJob\nmetadata: {name: nightly}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name:   keep   # odd spacing kept\n"
 NEW = OLD.replace(b"batch/v1beta1", b"batch/v1")
@@ -136,13 +138,19 @@ def test_to_version_stops_at_a_served_version() -> None:
 
 # --------------------------------------------------------------------------- properties over real files
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 AREAS = ("removed-apis", "mixed", "scheduler", "audit", "bootstrap")
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "migrate"
-FILES = sorted(p for p in FIXTURES.glob("*.yaml") if not p.name.endswith(".migrated.yaml"))
-for _area in AREAS:
-    if (CORPUS / _area).is_dir():
-        FILES += sorted(p for p in (CORPUS / _area).iterdir() if p.is_file())
+
+
+def _property_cases() -> list:
+    """Every migrate fixture and the corpus areas with old versions; an absent area is a skipped case."""
+    cases = [pytest.param(p, id=p.name) for p in CASES]
+    for area in AREAS:
+        folder = CORPUS / area
+        if folder.is_dir():
+            cases += [pytest.param(p, id=p.name) for p in sorted(folder.iterdir()) if p.is_file()]
+        else:
+            cases.append(pytest.param(None, id=f"corpus-{area}", marks=pytest.mark.skip(reason=f"{folder} is not present")))
+    return cases
 
 
 def _spans(text: str) -> list[str]:
@@ -150,34 +158,43 @@ def _spans(text: str) -> list[str]:
     return [text[d.root.start_mark.index : d.root.end_mark.index] for d in source.documents]
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+@pytest.mark.parametrize("path", _property_cases())
 def test_properties_on_real_files(path: Path) -> None:
     data = path.read_bytes()
     unsafe = b"--unsafe" in data[:200]
     outcome = migrate_bytes(str(path), data, Options(unsafe=unsafe))
-    if outcome.output is None:
+    text = data.decode("utf-8-sig", errors="replace")
+    unreadable = [d for d in outcome.diagnostics if d.document is None]
+    if unreadable:  # a file migrate cannot read is left unchanged, with the reason validate gives too
+        assert outcome.output is None and outcome.edits == []
+        assert {d.rule for d in unreadable} <= {d.rule for d in check_text(text, name=str(path)).diagnostics}
         return
-    changed = {e.document for e in outcome.edits}
-    before, after = _spans(data.decode("utf-8-sig")), _spans(outcome.output.decode("utf-8-sig"))
+    # Every document is converted, or carries the reason it is not, or needs no conversion.
+    converted = {e.document for e in outcome.edits}
+    explained = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
+    outdated = {
+        d.document for d in check_text(text, name=str(path)).diagnostics if d.rule in ("removed-api-version", "deprecated-api-version")
+    }
+    silent = [n for n in range(1, outcome.documents + 1) if n not in converted | explained]
+    assert [n for n in silent if n in outdated] == [], "documents with an old version that migrate neither converts nor explains"
+    if outcome.output is None:
+        assert converted == set()
+        return
+    before, after = _spans(text), _spans(outcome.output.decode("utf-8-sig"))
     assert len(before) == len(after)
     for index, (old, new) in enumerate(zip(before, after), start=1):
-        if index not in changed:
+        if index not in converted:
             assert old == new  # unchanged documents are byte-identical
     again = migrate_bytes(str(path), outcome.output, Options(unsafe=unsafe))
     assert again.output is None or again.output == outcome.output  # idempotent
-    reviewed = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
     result = check_text(outcome.output.decode("utf-8-sig"), name=str(path))
-    assert [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in reviewed] == []
-    named = " ".join(d.message for d in outcome.diagnostics) + " " + " ".join(str(v) for v in _dropped(outcome))
-    old_docs, new_docs = parse("a", data.decode("utf-8-sig")).documents, parse("b", outcome.output.decode("utf-8-sig")).documents
-    for index in changed:
+    assert [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in explained] == []
+    named = " ".join(d.message for d in outcome.diagnostics)
+    old_docs, new_docs = parse("a", text).documents, parse("b", outcome.output.decode("utf-8-sig")).documents
+    for index in converted:
         kept = {str(v) for v in leaves(new_docs[index - 1].data)}
         lost = [v for v in leaves(old_docs[index - 1].data) if str(v) not in kept and str(v) not in named]
         assert lost == [], f"document {index} lost {lost}"
-
-
-def _dropped(outcome) -> list:
-    return [d.message for d in outcome.diagnostics if d.rule == "migration-dropped-field"]
 
 
 # --------------------------------------------------------------------------- the table's contract
