@@ -92,6 +92,7 @@ NOT_CONVERTIBLE = {
         "metadata.annotations.b",
         "the tag tag:example.com,2000:x",
     ),
+    "tagged-apiVersion": ("apiVersion: !old batch/v1beta1\nkind: CronJob\n", "1:13", "apiVersion", "the tag !old"),
     "bad-timestamp": (
         DEPLOYMENT.format(extra="  annotations: {at: 2001-13-45}\n"),
         "1:1",
@@ -215,3 +216,15 @@ def test_no_input_reaches_the_internal_error_path() -> None:
             unclaimed += [f"{case.name}: document {e.document}" for e in outcome.edits if e.document in duplicated]
     assert failures == []
     assert unclaimed == []  # a document with a duplicate key is never converted
+
+
+def test_a_flow_style_yaml_document_that_is_not_json_converts() -> None:
+    from svcconf.migrate import migrate_bytes
+
+    data = b"{apiVersion: extensions/v1beta1, kind: Deployment, spec: {template: {metadata: {labels: {app: x}}}}}\n"
+    outcome = migrate_bytes("flow.yaml", data)
+    assert outcome.output == (
+        b"{apiVersion: apps/v1, kind: Deployment, spec: {selector: {matchLabels: {app: x}}, strategy: {rollingUpdate: {maxSurge: 1, "
+        b"maxUnavailable: 1}}, revisionHistoryLimit: 2147483647, progressDeadlineSeconds: 2147483647, template: {metadata: {labels: "
+        b"{app: x}}}}}\n"
+    )

@@ -3,7 +3,8 @@
 A document whose conversion changes only scalar values (apiVersion, kind, a nested apiVersion)
 is spliced: those scalars' text is replaced and every other byte is kept. A structural change
 re-emits only that document's body through ruamel's round-trip dumper (imported only then);
-comments before it, `---` lines and everything after it stay byte for byte.
+comments before it, `---` lines and everything after it stay byte for byte. A document the two
+readings could disagree on (`guard`) leaves its whole file unchanged, with the reason.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..construct import PLAIN_TAG, STR_TAG
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..naming import UPSTREAM_DOMAIN, Naming
 from ..registry import canonical, format_release, lifecycle
@@ -235,10 +237,11 @@ def _node_at(root: Node, path: Path) -> Node | None:
 
 
 def _splice(text: str, plan: Plan) -> list[tuple[int, int, str]] | None:
+    """Replacements of the changed scalars (None: re-emit the document, which also checks explicit tags)."""
     out = []
     for path, value in plan.splices or []:
         node = _node_at(plan.document.root, path)
-        if not isinstance(node, ScalarNode) or node.style in ("|", ">"):
+        if not isinstance(node, ScalarNode) or node.style in ("|", ">") or node.tag not in (PLAIN_TAG, STR_TAG):
             return None
         out.append((node.start_mark.index, node.end_mark.index, emit.scalar_text(value, node)))
     return out
@@ -281,7 +284,7 @@ def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -
     replacements: list[tuple[int, int, str]] = []
     rewritten: set[int] = set()
     if changing and not blocked:
-        blocked = _edit(text, source.documents, changing, options, replacements, rewritten)
+        replacements, rewritten, blocked = _edit(text, source.documents, changing, options)
     if blocked:
         # Documents of one file can exchange fields (kubeadm): converting only some could lose one.
         for plan, blocker in blocked:
@@ -326,9 +329,10 @@ def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -
 
 
 def _edit(
-    text: str, documents: list[Document], changing: list[Plan], options: Options, replacements: list, rewritten: set[int]
-) -> list[tuple[Plan, guard.Blocker]]:
-    """Work out the text replacements of every changing document; the documents that cannot be converted safely."""
+    text: str, documents: list[Document], changing: list[Plan], options: Options
+) -> tuple[list[tuple[int, int, str]], set[int], list[tuple[Plan, guard.Blocker]]]:
+    """The text replacements of every changing document, the documents re-emitted, and those that cannot be."""
+    replacements: list[tuple[int, int, str]] = []
     rewrites = []
     for plan in changing:
         spliced = _splice(text, plan) if plan.splices is not None else None
@@ -337,19 +341,16 @@ def _edit(
         else:
             replacements.extend(spliced)
     if not rewrites:
-        return []
+        return replacements, set(), []
     indent = emit.detect_indent([d.root for d in documents])
     yaml = emit.round_trip_yaml(indent)
     loaded, blocked = load(text, rewrites, yaml)
-    if blocked:
-        return blocked
-    for plan in rewrites:
+    for plan in rewrites if not blocked else []:
         try:
             replacements.append(rewrite(text, plan, yaml, indent, options, loaded))
         except NotConvertible as err:
             blocked.append((plan, err.blocker))
-        rewritten.add(plan.document.index)
-    return blocked
+    return replacements, {plan.document.index for plan in rewrites}, blocked
 
 
 def migrate_bytes(name: str, data: bytes, options: Options | None = None) -> FileOutcome:

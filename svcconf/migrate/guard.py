@@ -116,33 +116,32 @@ def _too_deep(root: Node) -> tuple[Node, Path] | None:
     stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
-        children = _children(node)
+        children = [child for child, _segment in _children(node)]
         if done:
-            height[id(node)] = 1 + max((height.get(id(child), 0) for child in children), default=0)
-            continue
-        if id(node) in height:
-            continue
-        height[id(node)] = MAX_DEPTH + 1  # until known: an alias cycle counts as too deep
-        stack.append((node, True))
-        stack.extend((child, False) for child in children if id(child) not in height)
+            height[id(node)] = 1 + max((height[id(child)] for child in children), default=0)
+        elif id(node) not in height:
+            height[id(node)] = MAX_DEPTH + 2  # until known: an alias cycle counts as too deep
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in height)
     if height[id(root)] <= MAX_DEPTH + 1:
         return None
     node, path = root, ()
     for _level in range(MAX_DEPTH + 1):  # follow the deepest branch down to the first level too many
-        child, segment = max(_children_with_segments(node), key=lambda pair: height.get(id(pair[0]), 0))
-        node, path = child, (*path, segment)
+        node, segment = max(_children(node), key=lambda pair: height[id(pair[0])])
+        path = (*path, segment)
     return node, path
 
 
-def _children(node: Node) -> list[Node]:
+def _children(node: Node) -> list[tuple[Node, str | int]]:
+    """The nodes one level below (values, and keys that are maps or lists) with their path segments."""
     if isinstance(node, MappingNode):
-        return [value for _key, value in node.value]
+        out: list[tuple[Node, str | int]] = []
+        for key, value in node.value:
+            name = key.value if isinstance(key, ScalarNode) else "?"
+            out.append((value, name))
+            if not isinstance(key, ScalarNode):
+                out.append((key, name))
+        return out
     if isinstance(node, SequenceNode):
-        return list(node.value)
+        return list(zip(node.value, range(len(node.value))))
     return []
-
-
-def _children_with_segments(node: Node) -> list[tuple[Node, str | int]]:
-    if isinstance(node, MappingNode):
-        return [(value, key.value if isinstance(key, ScalarNode) else "?") for key, value in node.value]
-    return list(zip(node.value, range(len(node.value))))

@@ -65,6 +65,7 @@ def load(text: str, plans: list[Plan], yaml: Any) -> tuple[dict[int, Loaded], li
 
 
 def _read(yaml: Any, body: str, root: Node) -> tuple[Any, bool]:
+    """The round-trip data of a document body and whether it is JSON; NotConvertible when it cannot be read safely."""
     blocker = guard.tag_blocker(guard.nodes(root))
     if blocker is not None:
         raise NotConvertible(blocker)
