@@ -111,25 +111,44 @@ def _short(tag: str) -> str:
 
 
 def _too_deep(root: Node) -> tuple[Node, Path] | None:
-    """A node deeper than MAX_DEPTH (following aliases), found in time linear in the number of nodes."""
-    height: dict[int, int] = {}
-    stack: list[tuple[Node, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        children = [child for child, _segment in _children(node)]
-        if done:
-            height[id(node)] = 1 + max((height[id(child)] for child in children), default=0)
-        elif id(node) not in height:
-            height[id(node)] = MAX_DEPTH + 2  # until known: an alias cycle counts as too deep
-            stack.append((node, True))
-            stack.extend((child, False) for child in children if id(child) not in height)
-    if height[id(root)] <= MAX_DEPTH + 1:
+    """The first node found deeper than MAX_DEPTH (following aliases), with its path.
+
+    A node is walked again only when reached deeper than before, so the work stays within
+    MAX_DEPTH walks of the document even when aliases share nodes; paths are built only once a
+    node too deep is known to exist.
+    """
+    if not _deeper_than_limit(root):
         return None
-    node, path = root, ()
-    for _level in range(MAX_DEPTH + 1):  # follow the deepest branch down to the first level too many
-        node, segment = max(_children(node), key=lambda pair: height[id(pair[0])])
-        path = (*path, segment)
-    return node, path
+    deepest: dict[int, int] = {}
+    stack: list[tuple[Node, int, Path]] = [(root, 0, ())]
+    while stack:
+        node, depth, path = stack.pop()
+        if deepest.get(id(node), -1) >= depth:
+            continue
+        deepest[id(node)] = depth
+        for child, segment in _children(node):
+            if depth == MAX_DEPTH:
+                return child, (*path, segment)
+            stack.append((child, depth + 1, (*path, segment)))
+    return None  # pragma: no cover - _deeper_than_limit found one
+
+
+def _deeper_than_limit(root: Node) -> bool:
+    deepest: dict[int, int] = {}
+    stack: list[tuple[Node, int]] = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.__class__ is ScalarNode or deepest.get(id(node), -1) >= depth:
+            continue
+        deepest[id(node)] = depth
+        if node.__class__ is MappingNode:
+            children = [value for key, value in node.value] + [key for key, _value in node.value if key.__class__ is not ScalarNode]
+        else:
+            children = node.value
+        if depth == MAX_DEPTH and children:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _children(node: Node) -> list[tuple[Node, str | int]]:
