@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -33,6 +32,7 @@ def add_parser(commands) -> None:
 
 def _report(outcomes: list, files: int, stream) -> None:
     from ..model import Severity
+    from ..report.escape import json_text
     from ..report.json_format import diagnostic_dict
 
     diagnostics = [d for o in outcomes for d in o.diagnostics]
@@ -62,22 +62,25 @@ def _report(outcomes: list, files: int, stream) -> None:
             for e in o.edits
         ],
     }
-    json.dump(document, stream, indent=2, ensure_ascii=False)
-    stream.write("\n")
+    stream.write(json_text(document) + "\n")
 
 
 def _text(outcomes: list, files: int, stream, verb: str) -> None:
+    from ..report.escape import file_name, printable
+
     for outcome in outcomes:
         for edit in outcome.edits:
             item = f" {edit.path}" if edit.path else ""
             stream.write(
-                f"{outcome.name}: document {edit.document}{item} (line {edit.line}): {edit.source} -> {edit.target} [{edit.mode}]\n"
+                f"{file_name(outcome.name)}: "
+                + printable(f"document {edit.document}{item} (line {edit.line}): {edit.source} -> {edit.target} [{edit.mode}]")
+                + "\n"
             )
         for d in outcome.diagnostics:
             if d.rule == "migrated" and d.path[-1:] == ("apiVersion",) and " -> " in d.message:
                 continue  # the edit line says it
             where = f"{d.path_text}: " if d.path_text else ""
-            stream.write(f"{d.file}:{d.line}:{d.column}: {d.severity} [{d.rule}] {where}{d.message}\n")
+            stream.write(f"{file_name(d.file)}:{d.line}:{d.column}: {d.severity} [{d.rule}] " + printable(f"{where}{d.message}") + "\n")
     changed = sum(1 for o in outcomes if o.changed)
     documents = sum(len(o.edits) for o in outcomes)
     stream.write(f"{documents} document{'s' if documents != 1 else ''} in {changed} of {files} file{'s' if files != 1 else ''} {verb}\n")
@@ -85,15 +88,15 @@ def _text(outcomes: list, files: int, stream, verb: str) -> None:
 
 def _diff(outcome, stream) -> None:
     from ..migrate.diff import unified
+    from ..report.escape import printable
 
-    if outcome.changed:
-        stream.writelines(unified(outcome.name, outcome.original, outcome.output or b""))
+    if outcome.changed:  # the header names are escaped; each content line starts with the diff's own mark
+        stream.writelines(unified(printable(outcome.name), outcome.original, outcome.output or b""))
 
 
 def run(args) -> int:
     from ..config import ConfigError, find_config, load_config
     from ..migrate import Options, migrate_bytes, write_atomic
-    from ..migrate.guard import printable
     from ..model import Severity
     from ..naming import default_domain, valid_domain
     from ..pipeline import STDIN, STDIN_NAME, discover
@@ -136,13 +139,13 @@ def run(args) -> int:
         elif args.write and outcome.changed:
             destination, why = _destination(path, roots, args.follow_symlinks)
             if destination is None:
-                error(f"warning: {printable(path)}: {why}")
+                error(f"warning: {path}: {why}")
                 unwritten.add(path)
                 continue
             try:
                 write_atomic(destination, outcome.output or b"")
             except OSError as err:
-                error(f"{printable(path)}: not written: {err.strerror or err}; the file is unchanged")
+                error(f"{path}: not written: {err.strerror or err}; the file is unchanged")
                 failed = True
     plain = [o for _p, o in outcomes]
     reported = [o for p, o in outcomes if p not in unwritten]  # a skipped link has its warning line

@@ -35,15 +35,10 @@ class Blocker(NamedTuple):
     reason: str
 
 
-def printable(text: str) -> str:
-    """Text from the input made safe to print: control and format characters escaped."""
-    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
-
-
 def shown(text: str, limit: int = 40) -> str:
-    """A value from the input quoted for a message, shortened."""
+    """A value from the input quoted for a message, shortened (reports escape what cannot be printed)."""
     cut = text if len(text) <= limit else text[:limit] + "..."
-    return '"' + printable(cut.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+    return '"' + cut.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def read_blocker(document: Document) -> Blocker | None:
@@ -107,7 +102,7 @@ def _tag_problem(node: Node) -> str | None:
 
 def _short(tag: str) -> str:
     prefix = "tag:yaml.org,2002:"
-    return shown("!!" + tag[len(prefix) :] if tag.startswith(prefix) else tag).strip('"')
+    return "!!" + tag[len(prefix) :] if tag.startswith(prefix) else tag
 
 
 def _too_deep(root: Node) -> tuple[Node, Path] | None:

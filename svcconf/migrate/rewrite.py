@@ -92,7 +92,7 @@ def _placed(root: Node, err: Exception, what: str) -> guard.Blocker:
     if mark is not None:
         column = mark.column + 1 + (root.start_mark.column if mark.line == 0 else 0)
         line += mark.line
-    return guard.Blocker(line, column, (), f"{what} ({guard.printable(str(problem))})")
+    return guard.Blocker(line, column, (), f"{what} ({problem})")
 
 
 def reads_as(text: str, data: Any) -> bool:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..model import Finding, Path
+from ..secrets import Masked
 from . import Context, advice, invalid, items, mapping, not_supported, required, rule
 from . import bootstrap_cluster as cluster
 from .bootstrap_net import hex_problem, is_absolute, is_subdomain, parse_ip, split_host_port, subdomain_problems, url_scheme
@@ -24,10 +25,10 @@ CA_HASH = re.compile(r"^[0-9a-fA-F]*$")
 KINDS = ("InitConfiguration", "ClusterConfiguration", "JoinConfiguration", "ResetConfiguration", "UpgradeConfiguration")
 
 
-def token_shown(value: str) -> str:
+def token_shown(value: str) -> Masked:
     """A bootstrap token as messages may show it: its id only, never its secret."""
     match = TOKEN_ID.match(value)
-    return f"{match.group(0)}.REDACTED" if match and value[6:7] == "." else "REDACTED"
+    return Masked(f"{match.group(0)}.REDACTED" if match and value[6:7] == "." else "REDACTED")
 
 
 def check_token(path: Path, value: Any) -> Iterator[Finding]:
