@@ -17,10 +17,10 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands import EXIT_OK, EXIT_USAGE
+from .commands import EXIT_OK, EXIT_USAGE, error
 
 # The order commands are listed in --help; any other module in svcconf/commands follows.
-PREFERRED_ORDER = ("validate", "migrate", "print", "explain-claims", "rules", "kinds")
+PREFERRED_ORDER = ("validate", "migrate", "print", "explain", "explain-claims", "rules", "kinds")
 
 
 def _command_modules() -> list[str]:
@@ -30,8 +30,17 @@ def _command_modules() -> list[str]:
     return sorted(names, key=lambda name: (rank.get(name, len(rank)), name))
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with its error line escaped: it quotes unknown arguments raw, and a file name can hold a newline."""
+
+    def error(self, message: str):
+        from .report.escape import printable
+
+        super().error(printable(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="svcconf", description="Lint and migrate control-plane configuration files.")
+    parser = Parser(prog="svcconf", description="Lint and migrate control-plane configuration files.")
     parser.add_argument("--version", action="version", version=f"svcconf {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _command_modules():
@@ -55,7 +64,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: one line for the user, the traceback on request
         if os.environ.get("SVCCONF_DEBUG"):
             raise
-        sys.stderr.write(
-            f"svcconf: internal error: {type(err).__name__}: {err} (set SVCCONF_DEBUG=1 for the traceback; please report it)\n"
-        )
+        error(f"internal error: {type(err).__name__}: {err} (set SVCCONF_DEBUG=1 for the traceback; please report it)")
         return EXIT_USAGE

@@ -253,8 +253,10 @@ def placed_problems(root: Node, builder: Builder) -> tuple[list[KeyProblem], lis
     problems = []
     for _mapping, key_node in builder.duplicates:
         mark = key_node.start_mark
-        path = paths.get(id(key_node), (key_node.value,))
-        problems.append(KeyProblem("duplicate-field", path, f'duplicate field "{key_node.value}"', mark.line + 1, mark.column + 1))
+        # A key that is itself a list or mapping is named "?", as in its path: its content is never quoted.
+        name = key_node.value if key_node.__class__ is ScalarNode else "?"
+        path = paths.get(id(key_node), (name,))
+        problems.append(KeyProblem("duplicate-field", path, f'duplicate field "{name}"', mark.line + 1, mark.column + 1))
     ambiguous = []
     for node, value in builder.ambiguous:
         if id(node) in paths:

@@ -85,14 +85,17 @@ class DocumentChecker:
             owner = max((prefix for prefix in self._schema_checked if path[: len(prefix)] == prefix), key=len, default=None)
             if owner is None or not self._schema_checked[owner] or path in typed:
                 continue
-            shown = "this value" if is_secret(path) else f"unquoted {written}"
-            yield Finding(
-                "ambiguous-scalar",
-                path,
-                f"{shown} is read by the server (YAML 1.1) as {_canonical(value)} but by YAML 1.2 tools as {_yaml12(written)}; "
-                f"write {_canonical(value)} or quote it",
-                Severity.WARNING,
-            )
+            if is_secret(path):  # say how it is read, never what it is
+                message = (
+                    f"this value is read by the server (YAML 1.1) as {_kind(value, written)} "
+                    f"but by YAML 1.2 tools as {_kind_yaml12(written)}; quote it"
+                )
+            else:
+                message = (
+                    f"unquoted {written} is read by the server (YAML 1.1) as {_canonical(value)} "
+                    f"but by YAML 1.2 tools as {_yaml12(written)}; write {_canonical(value)} or quote it"
+                )
+            yield Finding("ambiguous-scalar", path, message, Severity.WARNING)
 
     def _identify(self, unit: Unit) -> tuple[GroupVersion | None, str | None, list[Finding]]:
         data = unit.data
@@ -254,3 +257,16 @@ def _yaml12(written: str) -> str:
         magnitude = digits.lstrip("0") or "0"
         return f"the decimal {'-' if written[0] == '-' and magnitude != '0' else ''}{magnitude}"
     return f'the string "{written}"'
+
+
+def _kind(value: Any, written: str) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    digits = written.lstrip("+-")
+    if digits.startswith(("0b", "0B")):
+        return "a binary number"
+    return "an octal number" if digits[:1] == "0" and digits[1:2].isdigit() else "a number"
+
+
+def _kind_yaml12(written: str) -> str:
+    return "a decimal number" if written.lstrip("+-").isdigit() else "a string"

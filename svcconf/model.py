@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from .report.escape import printable
+
 Segment = str | int
 Path = tuple  # tuple[Segment, ...]
 
@@ -99,26 +101,8 @@ class Diagnostic(NamedTuple):
 
 
 def go_quote(value: str) -> str:
-    """Quote a string like Go's %q, as upstream messages print values."""
-    out = ['"']
-    for ch in value:
-        code = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    """Quote a string like Go's %q, as upstream messages print values: characters that are not printable escaped."""
+    return '"' + printable(value.replace("\\", "\\\\").replace('"', '\\"')) + '"'
 
 
 def render_value(value: object) -> str:

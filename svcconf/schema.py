@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .model import Anchor, Finding, Path, Severity, render_path, render_value
-from .secrets import is_secret
+from .secrets import holds_secret, is_secret, render_at
 
 FIELD_VALIDATION_LEVELS = ("Strict", "Warn", "Ignore")
 
@@ -81,7 +81,7 @@ class SchemaChecker:
         return Finding("wrong-type", path, message)
 
     def _invalid(self, name: str, kind, path: Path, instance: Any, error, subschema: dict) -> Finding:
-        shown = '"REDACTED"' if is_secret(path) else render_value(instance)
+        shown = render_at(path, instance)
         detail = subschema.get("x-svcconf-detail")
         if name == "Enum" and instance == "":
             # The empty string is Go's zero value: the server says the field is required.
@@ -111,9 +111,8 @@ class SchemaChecker:
         if name == "MinItems":
             return Finding("missing-field", path, f"Required value: must have at least {limit} item{'s' if limit != 1 else ''}")
         if wording is None:
-            return Finding("invalid-value", path, error.message if not is_secret(path) else "Invalid value")
-        if name in ("MinLength", "MaxLength", "Pattern", "Format") and is_secret(path):
-            shown = '"REDACTED"'
+            # The validator's own message quotes the instance.
+            return Finding("invalid-value", path, "Invalid value" if holds_secret(path, instance) else error.message)
         return Finding("invalid-value", path, f"Invalid value: {shown}: {wording}")
 
     def _best_branch(self, error, root: dict, path: Path, field_validation: str, ambiguous: dict) -> Iterator[Finding]:

@@ -296,3 +296,32 @@ def test_an_unexpected_failure_is_one_line_and_exit_2(project, monkeypatch) -> N
     result = run("validate", ".")
     assert result.code == 2
     assert result.err == "svcconf: internal error: RuntimeError: disk on fire (set SVCCONF_DEBUG=1 for the traceback; please report it)\n"
+
+
+def test_output_file_replaces_an_existing_report(project) -> None:
+    (project / "report.txt").write_text("an older, longer report\n" * 100)
+    assert run("validate", "-o", "report.txt", "audit.yaml").code == 0
+    assert (project / "report.txt").read_text().splitlines()[-1] == "0 errors, 1 warning in 1 file (1 document checked, 0 skipped)"
+
+
+@pytest.mark.parametrize("dangling", [False, True])
+def test_output_never_goes_through_a_symlink(project, dangling: bool) -> None:
+    target = project / "precious.txt"
+    if not dangling:
+        target.write_text("keep me\n")
+    (project / "report.txt").symlink_to(target)
+    result = run("validate", "-o", "report.txt", "enc.yaml")
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err == "svcconf: report.txt: cannot write the report: it is a symlink, and svcconf does not write through symlinks\n"
+    if dangling:
+        assert not target.exists()
+    else:
+        assert target.read_text() == "keep me\n"
+
+
+def test_output_onto_a_folder_is_a_usage_error(project) -> None:
+    (project / "out").mkdir()
+    result = run("validate", "-f", "json", "-o", "out", "enc.yaml")
+    assert (result.code, result.out, result.err) == (2, "", "svcconf: out: cannot write the report: it is a folder\n")
+    assert list((project / "out").iterdir()) == []

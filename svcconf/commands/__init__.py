@@ -13,7 +13,10 @@ SEVERITIES = ("error", "warning", "info")
 
 
 def error(message: str) -> None:
-    sys.stderr.write(f"svcconf: {message}\n")
+    """One line on stderr; paths and values in `message` are escaped, so input cannot add lines."""
+    from ..report.escape import printable
+
+    sys.stderr.write(f"svcconf: {printable(message)}\n")
 
 
 def comma_list(text: str) -> list[str]:

@@ -44,7 +44,10 @@ def _load_config(path: str) -> dict | None:
     try:
         with open(path, encoding="utf-8") as handle:
             documents = list(yaml.safe_load_all(handle))
-    except (OSError, yaml.YAMLError, UnicodeDecodeError) as problem:
+    except (OSError, UnicodeDecodeError) as problem:
+        _unreadable("CONFIG", path, problem)
+        return None
+    except yaml.YAMLError as problem:
         error(f"cannot read {path}: {problem}")
         return None
     for document in documents:
@@ -74,7 +77,7 @@ def _load_claims(path: str) -> dict | None:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as problem:
-        error(f"cannot read {path}: {problem}")
+        _unreadable("--claims", path, problem)
         return None
     text = text.strip()
     if not text.startswith("{") and text.count(".") == 2:
@@ -96,6 +99,37 @@ def _load_claims(path: str) -> dict | None:
     return claims
 
 
+def _unreadable(argument: str, path: str, problem: Exception) -> None:
+    """Say why the file an argument names cannot be read; the --claims argument, maybe a token pasted in, is never echoed."""
+    reason = problem.strerror.lower() if isinstance(problem, OSError) and problem.strerror else "it is not UTF-8 text"
+    shape = _token_shape(path)
+    if argument == "CONFIG" and shape is None:
+        error(f"cannot read {path}: {reason}")
+        return
+    looks = f", {shape}," if shape else ""
+    wanted = "the AuthenticationConfiguration file" if argument == "CONFIG" else "a file with the JWT or its payload, or - for stdin"
+    error(
+        f"{argument}: cannot read the file it names ({reason}); the argument is {len(path)} characters{looks} "
+        f"and is not printed, as it may be a token: give {wanted}"
+    )
+
+
+def _token_shape(text: str) -> str | None:
+    """What a token pasted where a file name belongs looks like, told without its content."""
+    import base64
+    import binascii
+
+    text = text.strip()
+    if text.startswith("{"):
+        return "starting with '{' like a JSON payload"
+    header = text.split(".")[0]
+    try:
+        is_jwt = text.count(".") == 2 and base64.urlsafe_b64decode(header + "=" * (-len(header) % 4)).startswith(b"{")
+    except (binascii.Error, ValueError):
+        is_jwt = False
+    return "in three dot-separated parts like a compact JWT" if is_jwt else None
+
+
 def _secret_values(value) -> list[str]:
     if isinstance(value, str) and value:
         return [value]
@@ -105,8 +139,13 @@ def _secret_values(value) -> list[str]:
 
 
 def render(result, secrets: list[str] = ()) -> str:
-    """The explanation as text; a value holding a secret claim's value prints as <redacted>."""
+    """The explanation as text; a value holding a secret claim's value prints as <redacted>.
+
+    Claim values are quoted and the rules' own text (expressions, messages) is escaped, so neither
+    the payload nor the config can add a line or a terminal escape.
+    """
     from ..model import render_value
+    from ..report.escape import printable
 
     def q(value: str) -> str:
         return "<redacted>" if any(secret in value for secret in secrets) else render_value(value)
@@ -141,7 +180,7 @@ def render(result, secrets: list[str] = ()) -> str:
         lines.append(f"result: rejected: {reason}")
     else:
         lines.append("result: authenticated")
-    return "\n".join(lines) + "\n"
+    return "".join(printable(line) + "\n" for line in lines)
 
 
 def _outcome(index: int, outcome) -> str:

@@ -108,6 +108,27 @@ def _use_color(choice: str, stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+def _open_report_file(path: str):
+    """The report file, created or emptied; opening (not a check before it) refuses symlinks and folders."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    return open(os.open(path, flags, 0o666), "w", encoding="utf-8")
+
+
+def _why_not_writable(path: str, err: OSError) -> str:
+    if os.path.islink(path):
+        return "it is a symlink, and svcconf does not write through symlinks"
+    if os.path.isdir(path):
+        return "it is a folder"
+    return (err.strerror or str(err)).lower()
+
+
+def _stdout():
+    """stdout, able to show any character even where the locale's encoding cannot (as stderr already is)."""
+    if hasattr(sys.stdout, "reconfigure") and sys.stdout.errors == "strict":
+        sys.stdout.reconfigure(errors="backslashreplace")
+    return sys.stdout
+
+
 def run(args) -> int:
     from ..config import ConfigError, find_config, load_config
     from ..model import Severity
@@ -133,7 +154,12 @@ def run(args) -> int:
         return EXIT_USAGE
 
     report = validate(args.paths or ["."], options)
-    with open(args.output, "w", encoding="utf-8") if args.output else contextlib.nullcontext(sys.stdout) as stream:
+    try:
+        output = _open_report_file(args.output) if args.output else contextlib.nullcontext(_stdout())
+    except OSError as err:
+        error(f"{args.output}: cannot write the report: {_why_not_writable(args.output, err)}")
+        return EXIT_USAGE
+    with output as stream:
         render(report, args.format, stream, color=args.format == "text" and _use_color(args.color, stream))
     for path in report.unreadable:
         error(f"{path}: no such file or folder")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import importlib
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from ..pipeline import Report
+if TYPE_CHECKING:
+    from ..pipeline import Report
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import TextIO
 
 from ..model import Diagnostic
 from ..pipeline import Report
+from .escape import json_text
 
 SCHEMA_VERSION = 1
 
@@ -44,5 +44,4 @@ def diagnostic_dict(d: Diagnostic) -> dict:
 
 
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
-    json.dump(as_dict(report), stream, indent=2, ensure_ascii=False)
-    stream.write("\n")
+    stream.write(json_text(as_dict(report)) + "\n")

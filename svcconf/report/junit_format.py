@@ -7,11 +7,13 @@ from xml.etree import ElementTree as ET
 
 from ..model import Severity
 from ..pipeline import Report
+from .escape import file_name, printable
 
 
 def _line(d) -> str:
+    # Escaped text holds only characters XML 1.0 allows, and no line of it starts a CI command.
     where = f" {d.path_text}:" if d.path_text else ""
-    return f"{d.file}:{d.line}:{d.column}: {d.severity} [{d.rule}]{where} {d.message}"
+    return f"{file_name(d.file)}:{d.line}:{d.column}: {d.severity} [{d.rule}]" + printable(f"{where} {d.message}")
 
 
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
@@ -31,7 +33,7 @@ def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
     if not by_file:
         ET.SubElement(suite, "testcase", classname="svcconf", name=f"{report.files} files")
     for file, diagnostics in by_file.items():
-        case = ET.SubElement(suite, "testcase", classname="svcconf", name=file)
+        case = ET.SubElement(suite, "testcase", classname="svcconf", name=printable(file))
         errors = [d for d in diagnostics if d.severity == Severity.ERROR]
         others = [d for d in diagnostics if d.severity != Severity.ERROR]
         if errors:

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import TextIO
 
 from .. import __version__
 from ..docs import rule_doc
 from ..model import Severity
 from ..pipeline import Report
+from .escape import json_text, uri_reference
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-
-
-def _uri(file: str) -> str:
-    from urllib.parse import quote
-
-    return quote(file.replace("\\", "/").removeprefix("./"))
 
 
 def as_dict(report: Report) -> dict:
@@ -40,7 +34,7 @@ def as_dict(report: Report) -> dict:
     for d in report.diagnostics:
         location: dict = {
             "physicalLocation": {
-                "artifactLocation": {"uri": _uri(d.file)},
+                "artifactLocation": {"uri": uri_reference(d.file)},
                 "region": {"startLine": d.line, "startColumn": d.column},
             }
         }
@@ -79,5 +73,4 @@ def as_dict(report: Report) -> dict:
 
 
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
-    json.dump(as_dict(report), stream, indent=2, ensure_ascii=False)
-    stream.write("\n")
+    stream.write(json_text(as_dict(report)) + "\n")

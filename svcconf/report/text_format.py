@@ -6,6 +6,7 @@ from typing import TextIO
 
 from ..model import Severity
 from ..pipeline import Report
+from .escape import file_name, printable
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -23,12 +24,12 @@ def summary(report: Report) -> str:
 
 
 def lines(report: Report) -> list[tuple[str, str, str, str]]:
-    """(location, severity, rule, message) for each diagnostic."""
+    """(location, severity, rule, message) for each diagnostic, escaped: input cannot break a line or start a command."""
     out = []
     for d in report.diagnostics:
         where = f"{d.path_text}: " if d.path_text else ""
         fix = f" (fix: {d.fix})" if d.fix else ""
-        out.append((f"{d.file}:{d.line}:{d.column}:", str(d.severity), f"[{d.rule}]", f"{where}{d.message}{fix}"))
+        out.append((f"{file_name(d.file)}:{d.line}:{d.column}:", str(d.severity), f"[{d.rule}]", printable(f"{where}{d.message}{fix}")))
     return out
 
 
@@ -38,6 +39,7 @@ def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
         stream.write(summary(report) + "\n")
         return
     # One Text object printed once: per-line console calls cost ~13x more for long reports.
+    # Text.append takes plain strings, so a "[bold]" in a key is shown, never read as markup.
     from rich.console import Console
     from rich.text import Text
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..model import Anchor, Finding, Path, Severity, render_value
+from ..secrets import REDACTED, render_at
 
 RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
 
@@ -74,7 +75,8 @@ def rules_of(module_name: str, kind: str) -> list[RuleFunction]:
 
 
 # --------------------------------------------------------------------------- error shapes
-# The constructors mirror apimachinery's field errors, so messages read as the server's do.
+# The constructors mirror apimachinery's field errors, so messages read as the server's do. Those
+# that quote a value render it with secrets.render_at: a value at a secret field is never shown.
 
 
 def required(path: Path, detail: str = "", rule: str = "missing-field") -> Finding:
@@ -83,12 +85,12 @@ def required(path: Path, detail: str = "", rule: str = "missing-field") -> Findi
 
 
 def invalid(path: Path, value: Any, detail: str, rule: str = "invalid-value", severity: Severity = Severity.ERROR) -> Finding:
-    return Finding(rule, path, f"Invalid value: {render_value(value)}: {detail}", severity)
+    return Finding(rule, path, f"Invalid value: {render_at(path, value)}: {detail}", severity)
 
 
 def invalid_redacted(path: Path, detail: str, rule: str) -> Finding:
     """Invalid value for a secret: the value is never shown."""
-    return Finding(rule, path, f'Invalid value: "REDACTED": {detail}')
+    return Finding(rule, path, f"Invalid value: {REDACTED}: {detail}")
 
 
 def forbidden(path: Path, detail: str, rule: str, severity: Severity = Severity.ERROR) -> Finding:
@@ -97,11 +99,11 @@ def forbidden(path: Path, detail: str, rule: str, severity: Severity = Severity.
 
 def not_supported(path: Path, value: Any, valid: Iterable[str], rule: str = "invalid-value") -> Finding:
     supported = ", ".join(render_value(v) for v in valid)
-    return Finding(rule, path, f"Unsupported value: {render_value(value)}: supported values: {supported}")
+    return Finding(rule, path, f"Unsupported value: {render_at(path, value)}: supported values: {supported}")
 
 
 def duplicate(path: Path, value: Any, rule: str) -> Finding:
-    return Finding(rule, path, f"Duplicate value: {render_value(value)}")
+    return Finding(rule, path, f"Duplicate value: {render_at(path, value)}")
 
 
 def too_many(path: Path, count: int, limit: int, rule: str) -> Finding:

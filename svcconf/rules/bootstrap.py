@@ -12,6 +12,7 @@ from ..go.names import dns1123_subdomain, qualified_name
 from ..go.net import AddressError, parse_ip_sloppy, split_host_port
 from ..go.url import parse_url
 from ..model import Finding, Path
+from ..secrets import Masked
 from . import Context, advice, invalid, items, mapping, not_supported, required, rule
 from . import bootstrap_cluster as cluster
 
@@ -27,10 +28,10 @@ CA_HASH = re.compile(r"^[0-9a-fA-F]*\Z")
 KINDS = ("InitConfiguration", "ClusterConfiguration", "JoinConfiguration", "ResetConfiguration", "UpgradeConfiguration")
 
 
-def token_shown(value: str) -> str:
+def token_shown(value: str) -> Masked:
     """A bootstrap token as messages may show it: its id only, never its secret."""
     match = TOKEN_ID.match(value)
-    return f"{match.group(0)}.REDACTED" if match and value[6:7] == "." else "REDACTED"
+    return Masked(f"{match.group(0)}.REDACTED" if match and value[6:7] == "." else "REDACTED")
 
 
 def check_token(path: Path, value: Any) -> Iterator[Finding]:

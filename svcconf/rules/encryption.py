@@ -28,8 +28,15 @@ def parse_group_resource(entry: str) -> tuple[str, str]:
     return resource, group
 
 
-def _display(resource: str, group: str) -> str:
+def display(resource: str, group: str) -> str:
+    """A group resource as the config writes it: `secrets.` for the core group."""
     return f"{resource}." if group == "" else f"{resource}.{group}"
+
+
+def covers(wildcard: tuple[str, str], resource: str, group: str) -> bool:
+    """Whether an entry written as a wildcard (`*.group` or `*.*`) takes every request for resource.group."""
+    wild_resource, wild_group = wildcard
+    return wild_resource == "*" and wild_group in ("*", group)
 
 
 @rule("EncryptionConfiguration", "EncryptionConfig")
@@ -274,12 +281,12 @@ def _check_masking(entries: list) -> Iterator[Finding]:
             if not isinstance(name, str):
                 continue
             resource, group = parse_group_resource(name)
-            for wild_resource, wild_group in earlier:
-                if wild_group == "*" or (wild_resource == "*" and wild_group == group):
+            for wildcard in earlier:
+                if covers(wildcard, resource, group):
                     yield Finding(
                         "masked-resource",
                         ("resources", i, "resources", j),
-                        f'resource "{_display(resource, group)}" is masked by earlier rule "{_display(wild_resource, wild_group)}"',
+                        f'resource "{display(resource, group)}" is masked by earlier rule "{display(*wildcard)}"',
                     )
                     break
             current.append((resource, group))

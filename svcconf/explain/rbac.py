@@ -1,0 +1,230 @@
+"""Offline RBAC: the Roles, ClusterRoles and bindings of some files, asked about a request as the API server's RBAC authorizer asks the cluster's.
+
+Semantics of kubernetes `plugin/pkg/auth/authorizer/rbac/rbac.go` and
+`pkg/registry/rbac/validation/rule.go`: ClusterRoleBindings first, then the RoleBindings of the
+request's namespace; the first rule that allows the request decides; RBAC never denies (no rule:
+no opinion). A ClusterRole with an aggregationRule also holds the rules of the ClusterRoles its
+selectors match, as the aggregation controller would have filled them in.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..model import go_quote
+from ..rules import items, mapping, text
+from .audit import path_matches
+from .request import Request
+
+GROUP = "rbac.authorization.k8s.io"
+DEFAULT_NAMESPACE = "default"  # where kubectl puts a namespaced object that names none
+# Roles the API server creates itself; a binding to one of them is not an error in a cluster.
+_SERVER_ROLES = ("cluster-admin", "admin", "edit", "view")
+
+
+class PolicyRule(NamedTuple):
+    verbs: frozenset
+    groups: frozenset
+    resources: frozenset
+    names: frozenset  # empty: any name
+    urls: tuple
+
+
+class ClusterRole(NamedTuple):
+    rules: tuple
+    labels: dict
+    selectors: tuple | None  # aggregationRule.clusterRoleSelectors
+
+
+class Binding(NamedTuple):
+    kind: str  # ClusterRoleBinding or RoleBinding
+    name: str
+    namespace: str
+    role_kind: str
+    role_name: str
+    subjects: tuple
+
+
+class Decision(NamedTuple):
+    allowed: bool
+    reason: str
+
+
+def _strings(value) -> list[str]:
+    return [v for _i, v in items(value) if isinstance(v, str)]
+
+
+def _rule(body) -> PolicyRule:
+    body = mapping(body)
+    return PolicyRule(
+        frozenset(_strings(body.get("verbs"))),
+        frozenset(_strings(body.get("apiGroups"))),
+        frozenset(_strings(body.get("resources"))),
+        frozenset(_strings(body.get("resourceNames"))),
+        tuple(_strings(body.get("nonResourceURLs"))),
+    )
+
+
+class Policy:
+    """The RBAC objects of some files, indexed as the authorizer's listers index a cluster's."""
+
+    def __init__(self) -> None:
+        self.roles: dict[tuple[str, str], tuple] = {}
+        self.cluster_roles: dict[str, ClusterRole] = {}
+        self.cluster_bindings: list[Binding] = []
+        self.role_bindings: dict[str, list[Binding]] = {}
+        self._aggregated: dict[str, tuple] = {}
+
+    def add(self, data) -> None:
+        kind, meta = data.get("kind"), mapping(data.get("metadata"))
+        name = text(meta.get("name"))
+        namespace = text(meta.get("namespace")) or DEFAULT_NAMESPACE
+        rules = tuple(_rule(r) for _i, r in items(data.get("rules")))
+        if kind == "Role":
+            self.roles[(namespace, name)] = rules
+        elif kind == "ClusterRole":
+            aggregation = data.get("aggregationRule")
+            selectors = tuple(mapping(s) for _i, s in items(mapping(aggregation).get("clusterRoleSelectors"))) if aggregation else None
+            self.cluster_roles[name] = ClusterRole(rules, mapping(meta.get("labels")), selectors)
+        elif kind in ("RoleBinding", "ClusterRoleBinding"):
+            ref = mapping(data.get("roleRef"))
+            subjects = tuple(mapping(s) for _i, s in items(data.get("subjects")))
+            scope = namespace if kind == "RoleBinding" else ""
+            binding = Binding(kind, name, scope, text(ref.get("kind")), text(ref.get("name")), subjects)
+            if kind == "RoleBinding":
+                self.role_bindings.setdefault(namespace, []).append(binding)
+            else:
+                self.cluster_bindings.append(binding)
+
+    # ----------------------------------------------------------------------- resolving roles
+
+    def rules_of(self, binding: Binding) -> tuple[tuple, str | None]:
+        """The rules a binding grants, or an error the way the server's listers word it."""
+        if binding.role_kind == "Role":
+            rules = self.roles.get((binding.namespace, binding.role_name))
+            return (rules, None) if rules is not None else ((), _not_found("role", binding.role_name))
+        if binding.role_kind == "ClusterRole":
+            if binding.role_name not in self.cluster_roles:
+                return (), _not_found("clusterrole", binding.role_name)
+            return self._cluster_rules(binding.role_name, set()), None
+        return (), f"unsupported role reference kind: {go_quote(binding.role_kind)}"
+
+    def _cluster_rules(self, name: str, visiting: set) -> tuple:
+        role = self.cluster_roles[name]
+        if role.selectors is None or name in visiting:
+            return role.rules
+        if name not in self._aggregated:
+            visiting.add(name)
+            rules = list(role.rules)
+            for other in sorted(self.cluster_roles):
+                if other != name and any(selector_matches(s, self.cluster_roles[other].labels) for s in role.selectors):
+                    rules += self._cluster_rules(other, visiting)
+            self._aggregated[name] = tuple(dict.fromkeys(rules))  # each rule once, as the controller keeps them
+        return self._aggregated[name]
+
+    # ----------------------------------------------------------------------- authorizing
+
+    def authorize(self, request: Request) -> Decision:
+        errors: list[str] = []
+        scopes = [(self.cluster_bindings, "")]
+        if request.namespace:
+            scopes.append((self.role_bindings.get(request.namespace, []), request.namespace))
+        for bindings, namespace in scopes:
+            for binding in bindings:
+                subject = next((s for s in binding.subjects if applies(s, request, namespace)), None)
+                if subject is None:
+                    continue
+                rules, error = self.rules_of(binding)
+                if error:
+                    errors.append(error)
+                if any(rule_allows(rule, request) for rule in rules):
+                    return Decision(True, f"allowed by {_describe(binding, subject)}")
+        reason = "no rule bound to the user allows it"
+        if errors:
+            reason += f"; unresolved: {', '.join(errors)}"
+        return Decision(False, reason)
+
+
+def _not_found(resource: str, name: str) -> str:
+    hint = " (a role the API server creates; not in the --rbac files)" if name in _SERVER_ROLES or name.startswith("system:") else ""
+    return f"{resource}.{GROUP} {go_quote(name)} not found{hint}"
+
+
+def _describe(binding: Binding, subject: dict) -> str:
+    """Upstream's wording: ClusterRoleBinding "x" of ClusterRole "y" to User "z"."""
+    name = f"{binding.name}/{binding.namespace}" if binding.kind == "RoleBinding" else binding.name
+    kind, who = text(subject.get("kind")), text(subject.get("name"))
+    if kind == "ServiceAccount":
+        who = f"{who}/{text(subject.get('namespace')) or binding.namespace}"
+    return f"{binding.kind} {go_quote(name)} of {binding.role_kind} {go_quote(binding.role_name)} to {kind} {go_quote(who)}"
+
+
+def applies(subject: dict, request: Request, namespace: str) -> bool:
+    kind, name = subject.get("kind"), text(subject.get("name"))
+    if kind == "User":
+        return request.user == name
+    if kind == "Group":
+        return name in request.groups
+    if kind == "ServiceAccount":
+        account_namespace = text(subject.get("namespace")) or namespace
+        return bool(account_namespace) and request.user == f"system:serviceaccount:{account_namespace}:{name}"
+    return False
+
+
+def rule_allows(rule: PolicyRule, request: Request) -> bool:
+    """RuleAllows of upstream: verb, then API group, resource (`*`, exact, `*/subresource`) and name; or the URL."""
+    if not ("*" in rule.verbs or request.verb in rule.verbs):
+        return False
+    if not request.is_resource:
+        return any(path_matches(request.path or "", url) for url in rule.urls)
+    if not ("*" in rule.groups or request.group in rule.groups):
+        return False
+    combined = request.combined_resource
+    resource_ok = (
+        "*" in rule.resources or combined in rule.resources or (bool(request.subresource) and f"*/{request.subresource}" in rule.resources)
+    )
+    return resource_ok and (not rule.names or request.name in rule.names)
+
+
+def selector_matches(selector: dict, labels: dict) -> bool:
+    """metav1.LabelSelector: matchLabels and matchExpressions; an empty selector matches everything."""
+    for key, value in mapping(selector.get("matchLabels")).items():
+        if labels.get(key) != value:
+            return False
+    for _i, expression in items(selector.get("matchExpressions")):
+        expression = mapping(expression)
+        key, operator, values = expression.get("key"), expression.get("operator"), _strings(expression.get("values"))
+        present = key in labels
+        if operator == "In":
+            ok = present and labels[key] in values
+        elif operator == "NotIn":
+            ok = not present or labels[key] not in values
+        elif operator == "Exists":
+            ok = present
+        elif operator == "DoesNotExist":
+            ok = not present
+        else:
+            return False  # the server refuses the selector: it selects nothing
+        if not ok:
+            return False
+    return True
+
+
+def load(paths: list[str]) -> Policy:
+    """Every Role, ClusterRole and binding in files and folders (List kinds are opened)."""
+    from ..naming import Naming, default_domain
+    from ..pipeline import discover
+    from .config import Unusable, objects, read
+
+    files, missing = discover(paths, [])
+    if missing:
+        raise Unusable(f"cannot read {missing[0]}: no such file or folder")
+    policy, naming = Policy(), Naming(default_domain())
+    for path in files:
+        for data, _root, _where in objects(read(path)):
+            if not isinstance(data, dict) or not isinstance(data.get("apiVersion"), str):
+                continue
+            gv = naming.api_version(data["apiVersion"])
+            if gv is not None and gv.group == GROUP:
+                policy.add(data)
+    return policy

@@ -1,0 +1,107 @@
+"""Escaping for everything svcconf prints: text from input never becomes a control sequence or a CI command.
+
+Keys, values and file names come from untrusted files. Every character that is not printable is
+shown as an escape, the way Go's %q writes it (`\\n`, `\\t`, `\\x1b`, `\\u202e`), so no raw newline,
+carriage return or terminal escape can come from input; printable characters of every script are
+kept as they are. A file name that is not valid UTF-8 reaches Python with each undecodable byte as
+a lone surrogate (os.fsdecode); every format shows such a byte as `\\xNN`, its value.
+
+CI runners read commands from their logs: GitHub's runner a line that starts, after spaces, with
+`::`, and, in its legacy syntax, `##[` anywhere in a line; Azure Pipelines `##vso[` anywhere. A
+line of svcconf output starts with a file name (see `file_name`), and the first `#` of those two
+marks is written `\\x23` wherever input holds them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+_NAMED = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+# A GitHub Actions workflow command is a line that starts with "::" (after spaces).
+WORKFLOW_COMMAND = "::"
+# Commands a runner finds anywhere in a line: GitHub's legacy "##[name]data" and Azure's "##vso[".
+_INLINE_COMMANDS = ("##[", "##vso[")
+
+
+def escape_char(char: str) -> str:
+    """The escape of one character that is not printable."""
+    named = _NAMED.get(char)
+    if named:
+        return named
+    code = ord(char)
+    if code < 0x80:
+        return f"\\x{code:02x}"
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte of a file name (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every character that is not printable escaped (the result is also valid XML 1.0 and UTF-8)."""
+    if not text.isprintable():
+        text = "".join(char if char.isprintable() else escape_char(char) for char in text)
+    return _without_inline_commands(text, "\\x23") if "##" in text else text
+
+
+def _without_inline_commands(text: str, hash_escape: str) -> str:
+    for mark in _INLINE_COMMANDS:
+        text = text.replace(mark, hash_escape + mark[1:])
+    return text
+
+
+def file_name(name: str) -> str:
+    """A file name as it may begin a line of output: escaped, and never the start of a workflow command."""
+    shown = printable(name)
+    return "./" + shown if shown.lstrip(" ").startswith(WORKFLOW_COMMAND) else shown
+
+
+def github_data(text: str) -> str:
+    """The message of a workflow command, escaped as GitHub's toolkit does (`%`, CR and LF) after `printable`."""
+    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: str) -> str:
+    """A property value of a workflow command: as data, and `:` and `,` too."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def uri_reference(path: str) -> str:
+    """A relative URI for a file: its real bytes percent-encoded (a POSIX backslash is a name character)."""
+    from urllib.parse import quote
+
+    if os.sep != "/":
+        path = path.replace(os.sep, "/")
+    return quote(os.fsencode(path.removeprefix("./")))
+
+
+# Outside ASCII, or DEL: the only characters json.dumps(ensure_ascii=False) may leave unescaped that need a look.
+_JSON_SUSPECT = r"[^\x00-\x7e]"
+
+
+def json_text(data: object) -> str:
+    """`data` as indented JSON that is valid UTF-8 and holds no raw control or format character.
+
+    Values stay what they are (`\\u001b`, `\\u202e` and the `\\u0023` of a `##[` are JSON escapes,
+    decoded by any reader); only an undecodable file-name byte, which no UTF-8 text can carry,
+    becomes the text `\\xNN`.
+    """
+    import json
+
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if not text.isascii() or "\x7f" in text:
+        text = re.sub(_JSON_SUSPECT, _json_escape, text)
+    return _without_inline_commands(text, "\\u0023") if "##" in text else text
+
+
+def _json_escape(match: re.Match) -> str:
+    char = match.group()
+    if char.isprintable():
+        return char
+    code = ord(char)
+    if 0xD800 <= code <= 0xDFFF:
+        return "\\" + escape_char(char)  # a backslash, escaped for JSON, then xNN
+    if code >= 0x10000:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"

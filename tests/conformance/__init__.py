@@ -1,0 +1,1 @@
+"""Upstream components' validation test cases, as files, with the verdicts upstream asserts."""

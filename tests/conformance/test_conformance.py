@@ -1,0 +1,40 @@
+"""Every upstream validation test case in cases/*.yaml gets the upstream verdict from svcconf.
+
+A case marked `disagrees` is a strict expected failure: when svcconf is fixed it passes, and the
+strict mark turns that into a failure until the mark is removed from the table.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .check import errors, mismatches, verdict
+from .generate import differences
+from .table import load_all
+
+CASES = load_all()
+
+
+def _param(case):
+    marks = []
+    if case.skip:
+        marks.append(pytest.mark.skip(reason=case.skip))
+    elif case.disagrees:
+        marks.append(pytest.mark.xfail(strict=True, reason=case.disagrees))
+    return pytest.param(case, id=case.name, marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_case(case) -> None:
+    problems = mismatches(verdict(case), errors(case))
+    assert not problems, f"{case.source}\n" + "\n".join(problems)
+
+
+def test_files_match_tables() -> None:
+    assert differences(CASES) == [], "run `python -m tests.conformance.generate` and commit the files"
+
+
+def test_sources_name_upstream_cases() -> None:
+    # Two table rows for one upstream case would count it twice.
+    sources = [c.source for c in CASES]
+    assert len(sources) == len(set(sources)), sorted({s for s in sources if sources.count(s) > 1})
