@@ -117,7 +117,7 @@ VARIABLES = {"claims": T.Map(STRING, DYN), "user": T.Map(STRING, DYN), "request"
 
 UNKNOWN = "unknown"  # result type when the checker could not tell (see _NOT_DECLARABLE)
 _UNDECLARED = re.compile(r"undeclared reference to '([^']+)' \(in container '([^']*)'\)")
-_ISSUE = re.compile(r"^ERROR: <input>:(\d+):(\d+): (.*)$")
+_ISSUE = re.compile(r"^ERROR: <input>:(\d+):(\d+): (.*)$", re.ASCII)
 
 
 class Result(NamedTuple):
@@ -234,10 +234,13 @@ def _cel_go_position(issue: tuple[int, int, str], source_lines: list[str]) -> tu
     return (line, start, f"undeclared reference to '{first}' (in container '{container}')")
 
 
+_CASE_RUNS = re.compile(r"[A-Z_]+|[a-z_]+")
+
+
 def type_text(cel_type) -> str:
     """cel-go's spelling of a type name: list(string), map(string, dyn), optional_type(dyn)."""
     name = cel_type.name()
-    out = re.sub(r"[A-Z_]+|[a-z_]+", lambda m: m.group(0).lower() if m.group(0).isupper() else m.group(0), name)
+    out = _CASE_RUNS.sub(lambda m: m.group(0).lower() if m.group(0).isupper() else m.group(0), name)
     return out.replace("<", "(").replace(">", ")")
 
 
@@ -278,7 +281,7 @@ _TOKEN = re.compile(
     r"|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"
     r"|(?P<optsel>\.\?)"
     r"|(?P<punct>.)",
-    re.DOTALL,
+    re.DOTALL | re.ASCII,  # CEL's digits and white space are ASCII
 )
 
 

@@ -252,8 +252,10 @@ def _canonical(value: Any) -> str:
 
 
 def _yaml12(written: str) -> str:
-    if written.lstrip("+-").isdigit():
-        return f"the decimal {int(written)}"
+    digits = written[1:] if written[:1] in ("+", "-") else written
+    if digits.isascii() and digits.isdigit():  # YAML 1.2 reads 010 as ten
+        magnitude = digits.lstrip("0") or "0"
+        return f"the decimal {'-' if written[0] == '-' and magnitude != '0' else ''}{magnitude}"
     return f'the string "{written}"'
 
 

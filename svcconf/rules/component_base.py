@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from ..go.durations import format_duration, parse_duration
 from ..model import Finding, Path, Severity
 from . import Context, advice, invalid, mapping, required
-from .durations import format_duration, parse_duration
 
 # RecommendedDefaultLeaderElectionConfiguration, with the lock that scheduler, KCM and CCM set first.
 LEADER_ELECTION_DEFAULTS = {
@@ -25,6 +25,7 @@ LEADER_ELECTION_DEFAULTS = {
 }
 JITTER_FACTOR = Fraction(12, 10)  # client-go leaderelection.JitterFactor
 CONTENT_TYPES = ("application/json", "application/vnd.kubernetes.protobuf")
+_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:\ or C:/ starts an absolute path on Windows
 
 
 def _effective(le: dict, defaults: dict, key: str) -> Any:
@@ -127,7 +128,7 @@ def check_client_connection(path: Path, cc: dict, ctx: Context, check_burst: boo
             )
     yield from _content_types(path, cc)
     kubeconfig = cc.get("kubeconfig")
-    if isinstance(kubeconfig, str) and kubeconfig and not kubeconfig.startswith("/") and not re.match(r"^[A-Za-z]:[\\/]", kubeconfig):
+    if isinstance(kubeconfig, str) and kubeconfig and not kubeconfig.startswith("/") and not _WINDOWS_DRIVE.match(kubeconfig):
         yield advice(
             "relative-kubeconfig-path",
             path + ("kubeconfig",),

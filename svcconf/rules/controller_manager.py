@@ -10,11 +10,11 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 
+from ..go.durations import format_duration, parse_duration
+from ..go.net import parse_cidr_sloppy
 from ..model import Finding, Severity
 from . import Context, advice, invalid, items, mapping, required, rule, text
 from .component_base import check_client_connection, check_debugging, check_leader_election
-from .durations import format_duration, parse_duration
-from .go_net import parse_cidr
 from .leader_migration import CCM_CONTROLLERS, CCM_WEBHOOKS, KCM_CONTROLLERS, leader_migration
 
 KCM = "KubeControllerManagerConfiguration"
@@ -194,7 +194,7 @@ def check_node_ipam(doc: dict, ctx: Context) -> Iterator[Finding]:
     for field in ("ServiceCIDR", "SecondaryServiceCIDR"):
         value = ipam.get(field)
         if isinstance(value, str) and value:
-            network = parse_cidr(value)
+            network = parse_cidr_sloppy(value)
             if network is None:
                 detail = (
                     "--service-cluster-ip-range can not contain more than two entries"
@@ -221,7 +221,7 @@ def _node_cidrs(shared: dict, ipam: dict) -> Iterator[Finding]:
     if not isinstance(cluster, str) or not cluster:
         yield required(("KubeCloudShared", "ClusterCIDR"), "AllocateNodeCIDRs needs the cluster's pod CIDR", "cluster-cidr-required")
         return
-    networks = [parse_cidr(part.strip()) for part in cluster.split(",")]
+    networks = [parse_cidr_sloppy(part.strip()) for part in cluster.split(",")]
     if None in networks or len(networks) > 2 or (len(networks) == 2 and networks[0].version == networks[1].version):
         yield invalid(
             ("KubeCloudShared", "ClusterCIDR"), cluster, "must be one CIDR or a dual-stack pair of CIDRs", "cluster-cidr-required"

@@ -9,17 +9,17 @@ import base64
 import binascii
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
-from ..model import Anchor, Finding, Severity, render_value
+from ..go.durations import format_duration, parse_duration
+from ..go.url import parse_url
+from ..model import Anchor, Finding, Severity
 from . import Context, advice, invalid, invalid_redacted, items, mapping, required, rule, text
-from .durations import format_duration, parse_duration
 
 PROVIDER_ORDER = ("kms", "aesgcm", "aescbc", "secretbox", "identity")  # the server's priority order
 PROVIDER_NAMES = {"kms": "KMS", "aesgcm": "AESGCM", "aescbc": "AESCBC", "secretbox": "Secretbox", "identity": "Identity"}
 KEY_LENGTHS = {"aesgcm": (16, 24, 32), "aescbc": (16, 24, 32), "secretbox": (32,)}
 NO_REST_API = ("apiserveripinfo", "serviceipallocations", "servicenodeportallocations")
-_BASE64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
+_BASE64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}\Z")
 
 
 def parse_group_resource(entry: str) -> tuple[str, str]:
@@ -243,15 +243,10 @@ def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Ite
 
 
 def _check_endpoint(path: tuple, endpoint: str) -> Iterator[Finding]:
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in endpoint):
-        yield invalid(
-            path,
-            endpoint,
-            f"invalid endpoint for kms provider, error: parse {render_value(endpoint)}: net/url: invalid control character in URL",
-            "invalid-kms-endpoint",
-        )
+    scheme, error = parse_url(endpoint)
+    if error:
+        yield invalid(path, endpoint, f"invalid endpoint for kms provider, error: {error}", "invalid-kms-endpoint")
         return
-    scheme = urlsplit(endpoint).scheme if "://" in endpoint or ":" in endpoint else ""
     if scheme != "unix":
         yield invalid(path, endpoint, f'unsupported scheme "{scheme}" for KMS provider, only unix is supported', "invalid-kms-endpoint")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
+from ..go.durations import format_duration
 from ..model import Finding, Severity
 from . import Context, invalid, node_path_problem, required
-from .durations import format_duration
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
