@@ -85,8 +85,10 @@ def check_generic(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from check_leader_election(base + ("LeaderElection",), mapping(generic.get("LeaderElection")), ctx, defaults)
     yield from check_client_connection(base + ("ClientConnection",), mapping(generic.get("ClientConnection")), ctx)
     yield from check_debugging(base + ("Debugging",), mapping(generic.get("Debugging")), ctx)
-    known = KCM_CONTROLLERS if kind == KCM else CCM_CONTROLLERS
-    yield from _name_list(base + ("Controllers",), generic.get("Controllers"), known, "controllers", "unknown-controller")
+    # kube-controller-manager's controller list is fixed, so it refuses a name it does not know;
+    # a cloud provider adds its own controllers to cloud-controller-manager's list.
+    known, severity = (KCM_CONTROLLERS, Severity.ERROR) if kind == KCM else (CCM_CONTROLLERS, Severity.WARNING)
+    yield from _name_list(base + ("Controllers",), generic.get("Controllers"), known, "controllers", "unknown-controller", severity)
     migration = generic.get("LeaderMigration")
     if generic.get("LeaderMigrationEnabled") is True:
         if isinstance(migration, dict) and migration:
@@ -99,7 +101,9 @@ def check_generic(doc: dict, ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _name_list(path: tuple, names, known: frozenset, noun: str, unknown_rule: str) -> Iterator[Finding]:
+def _name_list(
+    path: tuple, names, known: frozenset, noun: str, unknown_rule: str, severity: Severity = Severity.WARNING
+) -> Iterator[Finding]:
     """`*`, `foo`, `-foo`; the first item for a name wins (GCM-1, CCM-4, LNT-GCM-1)."""
     seen: dict[str, int] = {}
     for i, entry in items(names):
@@ -113,7 +117,7 @@ def _name_list(path: tuple, names, known: frozenset, noun: str, unknown_rule: st
             continue
         plain = entry.removeprefix("-")
         if plain not in known:
-            yield advice(unknown_rule, path + (i,), f'"{plain}" is not in the list of known {noun}')
+            yield Finding(unknown_rule, path + (i,), f'"{plain}" is not in the list of known {noun}', severity)
         if plain in seen:
             yield advice(
                 "controller-list-order",
