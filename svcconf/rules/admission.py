@@ -161,16 +161,23 @@ def check_webhook_admission(doc: dict, ctx: Context) -> Iterator[Finding]:
         yield invalid(("staticManifestsDir",), manifests, problem, "admission-file-unreadable", Severity.WARNING)
 
 
+# Keys of an unversioned admission file -> the plugin that reads it. The server hands such a file
+# whole to both plugins (legacyPluginsWithUnversionedConfig, staging/src/k8s.io/apiserver/pkg/
+# admission/config.go); each reads only its own key.
+LEGACY_PLUGIN_KEYS = {"imagePolicy": "ImagePolicyWebhook", "podNodeSelectorPluginConfig": "PodNodeSelector"}
+
+
 def check_legacy_config(doc: dict, ctx: Context) -> Iterator[Finding]:
     """An unversioned admission plugin file (no apiVersion, no kind), which the server still accepts (ADM-004)."""
-    plugin = "ImagePolicyWebhook" if "imagePolicy" in doc else "PodNodeSelector"
+    plugins = [plugin for key, plugin in LEGACY_PLUGIN_KEYS.items() if key in doc]
     yield advice(
         "legacy-admission-config",
         (),
-        f"legacy unversioned admission config: the API server reads this file as the {plugin} plugin's configuration; "
+        f"legacy unversioned admission config: the API server reads this file as the configuration of the "
+        f"{' and '.join(plugins)} plugin{'s' * (len(plugins) > 1)}; "
         f"embed it in an AdmissionConfiguration (apiserver.config.k8s.io/v1) under plugins[].configuration",
     )
-    if plugin == "ImagePolicyWebhook":
+    if "ImagePolicyWebhook" in plugins:
         from .imagepolicy import check_plugin_config
 
-        yield from check_plugin_config((), doc, ctx)
+        yield from check_plugin_config((), doc, ctx, shared_with=frozenset(LEGACY_PLUGIN_KEYS))
