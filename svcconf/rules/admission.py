@@ -62,6 +62,8 @@ def check_plugins(doc: dict, ctx: Context) -> Iterator[Finding]:
         base = ("plugins", i)
         name = text(entry.get("name"))
         yield from _check_name(base, entry, name, seen, i)
+        if name and seen[name] != i:
+            continue  # the server reads only the first entry of a name (ConfigFor): this one is never read
         configuration = entry.get("configuration")
         path = entry.get("path")
         if configuration is not None and path:
@@ -72,7 +74,7 @@ def check_plugins(doc: dict, ctx: Context) -> Iterator[Finding]:
             )
         elif path and isinstance(path, str):
             yield from _check_path(base + ("path",), path, ctx)
-        if configuration is None and not path and name in NEEDS_CONFIG and seen.get(name) == i:
+        if configuration is None and not path and name in NEEDS_CONFIG:
             yield Finding("plugin-config-required", base, NEEDS_CONFIG[name])
         if isinstance(configuration, dict):
             yield from _embedded(base + ("configuration",), name, configuration, ctx)
