@@ -136,6 +136,23 @@ def _embedded(where: tuple, name: str, configuration: dict, ctx: Context) -> Ite
         yield from check_plugin_config(where, configuration, ctx)
         return
     api_version, kind = EMBEDDED_DEFAULTS.get(name, (None, None))
+    written = configuration.get("apiVersion")
+    if api_version and isinstance(written, str) and written:
+        # The plugin decodes its configuration with a scheme of its own group alone (PodSecurity:
+        # pod-security-admission/admission/api/load/load.go), so another group is refused.
+        from ..naming import Naming
+
+        group = api_version.rpartition("/")[0]
+        naming = Naming(ctx.options.get("api_domain", "k8s.io"))
+        parsed = naming.api_version(written)
+        if parsed is None or parsed.group != group:
+            shown = configuration.get("kind") if isinstance(configuration.get("kind"), str) else kind
+            yield Finding(
+                "unknown-api-version",
+                where + ("apiVersion",),
+                f'no kind "{shown}" is registered for version "{written}": the {name} plugin reads only {naming.spell_group(group)}',
+            )
+            return
     yield from ctx.embedded(where, configuration, api_version, kind)
 
 
