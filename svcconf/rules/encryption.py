@@ -240,6 +240,8 @@ def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Ite
         )
     elif api_version == "v1":
         yield from _kms_v1(path, kms, ctx)
+    elif not ctx.at_least(1, 27):
+        yield from _kms_v2_gated(path, name, ctx)
 
 
 def _check_endpoint(path: tuple, endpoint: str) -> Iterator[Finding]:
@@ -274,6 +276,16 @@ def _kms_v1(path: tuple, kms: dict, ctx: Context) -> Iterator[Finding]:
             f"{why}KMSv1 is deprecated since 1.28 and disabled by default from 1.29; use apiVersion: v2",
             Severity.WARNING,
         )
+
+
+def _kms_v2_gated(path: tuple, name: str, ctx: Context) -> Iterator[Finding]:
+    """KMSv2 was alpha and off by default in 1.25 and 1.26 (beta, on by default, from 1.27)."""
+    # 1.25 built the health probes first; 1.26 builds each plugin once, with its own wording.
+    if ctx.at_least(1, 26):
+        refusal = f"could not configure KMSv2 plugin {render_value(name)}, KMSv2 feature is not enabled"
+    else:
+        refusal = f"could not configure KMSv2-Plugin's probe {render_value(name)}, KMSv2 feature is not enabled"
+    yield Finding("kms-v2-not-enabled", path + ("apiVersion",), f"{refusal}; set --feature-gates=KMSv2=true (alpha) or use apiVersion v1")
 
 
 def _check_masking(entries: list) -> Iterator[Finding]:
