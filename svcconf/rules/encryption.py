@@ -33,6 +33,13 @@ def display(resource: str, group: str) -> str:
     return f"{resource}." if group == "" else f"{resource}.{group}"
 
 
+def upstream_spelling(resource: str, group: str) -> str:
+    """A group resource as the server's messages print it (grYAMLString): only the core wildcard keeps its dot."""
+    if group == "":
+        return "*." if resource == "*" else resource
+    return f"{resource}.{group}"
+
+
 def covers(wildcard: tuple[str, str], resource: str, group: str) -> bool:
     """Whether an entry written as a wildcard (`*.group` or `*.*`) takes every request for resource.group."""
     wild_resource, wild_group = wildcard
@@ -303,7 +310,7 @@ def _check_masking(entries: list) -> Iterator[Finding]:
                     yield Finding(
                         "masked-resource",
                         ("resources", i, "resources", j),
-                        f'resource "{display(resource, group)}" is masked by earlier rule "{display(*wildcard)}"',
+                        f'resource "{upstream_spelling(resource, group)}" is masked by earlier rule "{upstream_spelling(*wildcard)}"',
                     )
                     break
             current.append((resource, group))
