@@ -88,6 +88,11 @@ INVALID = [
     ("claims", "claims.h +", HEAD, "Syntax error: mismatched input '<EOF>'"),
     ("claims", "1 + 'a'", HEAD, "found no matching overload for '_+_' applied to '(int, string)'"),
     ("claims", "url(1)", HEAD, "found no matching overload for 'url' applied to '(int)'"),
+    # Types named as the server declares them (authentication and authorization cel/compile.go).
+    ("claims", "claims + 1", HEAD, "found no matching overload for '_+_' applied to '(map(string, any), int)'"),
+    ("claims", "claims.foo + claims", HEAD, "found no matching overload for '_+_' applied to '(any, map(string, any))'"),
+    ("user", "user + 1", HEAD, "found no matching overload for '_+_' applied to '(kubernetes.UserInfo, int)'"),
+    ("request", "request + 1", HEAD, "applied to '(kubernetes.SubjectAccessReviewSpec, int)'"),
     # Release-dependent libraries and fields (rules-apiserver 3.2, 2.3).
     ("claims", "ip('1.2.3.4').family() == 4", (1, 29), "undeclared reference to 'ip'"),
     ("claims", "format.dns1123Label().validate('a').hasValue()", (1, 30), "undeclared reference to 'format'"),
