@@ -253,8 +253,15 @@ def _node_cidrs(shared: dict, ipam: dict) -> Iterator[Finding]:
 
 
 def _mask_problem(mask: int, network: ipaddress.IPv4Network | ipaddress.IPv6Network) -> str | None:
-    if not network.prefixlen < mask <= network.max_prefixlen:
-        return f"must be greater than the cluster CIDR prefix /{network.prefixlen} and at most {network.max_prefixlen}"
+    # The node IPAM controller refuses only a cluster prefix longer than the node mask
+    # (pkg/controller/nodeipam/node_ipam_controller.go); an equal mask gives one node the whole CIDR.
+    if mask < network.prefixlen:
+        return (
+            f"mask size of cluster CIDR (/{network.prefixlen}) must be less than or equal to "
+            "--node-cidr-mask-size configured for CIDR family"
+        )
+    if mask > network.max_prefixlen:
+        return f"must be at most {network.max_prefixlen}"
     if network.version == 6 and mask - network.prefixlen > 16:
         return f"must be at most 16 bits longer than the cluster CIDR prefix /{network.prefixlen}"
     return None
@@ -272,7 +279,7 @@ def _default_mask(field: str, mask: int, network: ipaddress.IPv4Network | ipaddr
         yield invalid(
             ("KubeCloudShared", "ClusterCIDR"),
             str(network),
-            f"the default node CIDR mask size {mask} ({field}) {problem}",
+            f"with the default node CIDR mask size {mask} ({field}): {problem}",
             "node-cidr-mask-size-invalid",
         )
 
