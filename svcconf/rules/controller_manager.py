@@ -92,7 +92,7 @@ def check_generic(doc: dict, ctx: Context) -> Iterator[Finding]:
     migration = generic.get("LeaderMigration")
     if generic.get("LeaderMigrationEnabled") is True:
         if isinstance(migration, dict) and migration:
-            yield from leader_migration(base + ("LeaderMigration",), migration, with_lock=True)
+            yield from leader_migration(base + ("LeaderMigration",), migration, with_lock=True, target=ctx.target)
     elif isinstance(migration, dict) and migration:
         yield advice(
             "leader-migration-not-enabled",
