@@ -185,9 +185,11 @@ def compile_expression(expression: str, variable: str, target: tuple = (1, 36)) 
     try:
         type_name = type_text(env.compile(expression).return_type())
     except RuntimeError as error:
-        return _failure(_server_wording(str(error), expression, variable, bucket), expression, extra)
+        return _failure(_server_wording(str(error), expression, variable, bucket), expression, extra, target)
     if extra:
         return Result(_render(extra, expression), "")
+    if literals := _literal_issues(expression, target):
+        return Result(_render(literals, expression), "")
     if type_name == "dyn":
         type_name = leaf_type(expression, variable, bucket) or type_name
     return Result(None, type_name)
@@ -210,7 +212,14 @@ def _positions(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in map(_ISSUE.match, text.split("\n")) if m]
 
 
-def _failure(text: str, expression: str, extra: list) -> Result:
+def _literal_issues(expression: str, target: tuple) -> list[tuple[int, int, str]]:
+    """What the server's literal validators refuse in an expression that type-checked (cel_literals)."""
+    from .cel_literals import literal_issues
+
+    return literal_issues(expression, tuple(target))
+
+
+def _failure(text: str, expression: str, extra: list, target: tuple) -> Result:
     text = text.removeprefix("INVALID_ARGUMENT: ").removesuffix(" [INVALID_ARGUMENT]")
     if text.startswith("Unsupported map key type: optional_type"):
         # cel-go accepts an optional value as a map key ({claims.?email: "x"}); the result is a map.
@@ -220,7 +229,8 @@ def _failure(text: str, expression: str, extra: list) -> Result:
         return Result("compilation failed: " + text, "")
     issues = [issue for issue in issues if not _NOT_DECLARABLE.match(issue[2])]
     if not issues and not extra:
-        return Result(None, UNKNOWN)
+        literals = _literal_issues(expression, target)
+        return Result(_render(literals, expression), "") if literals else Result(None, UNKNOWN)
     return Result(_render(issues + extra, expression), "")
 
 
