@@ -27,9 +27,7 @@ _PAIRS = {"(": ")", "[": "]", "{": "}"}
 _INT64 = 1 << 63
 # cel-go's timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, in Unix seconds.
 _MIN_UNIX, _MAX_UNIX = -62135596800, 253402300799
-_RFC3339 = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|([+-])(\d{2}):(\d{2}))$"
-)
+_RFC3339 = re.compile(r"^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|([+-])(\d{2}):(\d{2}))$")
 
 
 class _Frame(NamedTuple):
@@ -167,9 +165,7 @@ def string_value(text: str) -> str | None:
 # comments, conditionals, named backreferences, bad group names, possessive repetition, repeat counts over 1000
 # (and numbered backreferences, found by the scan below).
 _OVER_1000 = r"(?:[1-9]\d{4,}|[2-9]\d{3}|1[1-9]\d\d|10[1-9]\d|100[1-9])"
-_PERL_ONLY = re.compile(
-    rf"\(\?<?[=!]|\(\?[>#(]|\(\?P=|\(\?P?<(?![=!])(?!\w+>)|[*+?]\+|{{{_OVER_1000}(?:,\d*)?}}|{{\d+,{_OVER_1000}}}"
-)
+_PERL_ONLY = re.compile(rf"\(\?<?[=!]|\(\?[>#(]|\(\?P=|\(\?P?<(?![=!])(?!\w+>)|[*+?]\+|{{{_OVER_1000}(?:,\d*)?}}|{{\d+,{_OVER_1000}}}")
 
 
 def _perl_only(pattern: str) -> bool:

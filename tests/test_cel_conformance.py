@@ -130,16 +130,20 @@ LITERALS = [
     ("{'hello':'world', 1:'!'}", "1:19: expected type 'string' but found 'int'\n | {'hello':'world', 1:'!'}\n | ..................^"),
     (
         "claims.name in {'hello':'world', 'goodbye':true}",
-        "1:44: expected type 'string' but found 'bool'\n | claims.name in {'hello':'world', 'goodbye':true}\n"
-        " | ...........................................^",
+        (
+            "1:44: expected type 'string' but found 'bool'\n | claims.name in {'hello':'world', 'goodbye':true}\n"
+            " | ...........................................^"
+        ),
     ),
     (
         "[1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')",
-        "1:5: expected type 'int' but found 'string'\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n | ....^\n"
-        "ERROR: <input>:1:17: expected type 'int' but found 'string'\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n"
-        " | ................^\n"
-        "ERROR: <input>:1:55: invalid duration argument\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n"
-        " | ......................................................^",
+        (
+            "1:5: expected type 'int' but found 'string'\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n | ....^\n"
+            "ERROR: <input>:1:17: expected type 'int' but found 'string'\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n"
+            " | ................^\n"
+            "ERROR: <input>:1:55: invalid duration argument\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n"
+            " | ......................................................^"
+        ),
     ),
 ]
 LITERALS_ACCEPTED = [
@@ -164,6 +168,7 @@ LITERALS_ACCEPTED = [
     "[1, claims.x, 'a'].size() > 0",
     "'%s is %d'.format(['a', 1]) == 'a is 1'",
 ]
+
 
 @pytest.mark.parametrize(("variable", "expression", "release", "type_name"), VALID, ids=[v[1] for v in VALID])
 def test_valid_expression_compiles(variable: str, expression: str, release: tuple, type_name: str) -> None:

@@ -101,9 +101,13 @@ def _lock_problem(path: Path, lock: str, ctx: Context) -> Iterator[Finding]:
         # resourcelock.New refuses it when leader election starts: the component exits.
         yield invalid(path, lock, f"{lock} lock is removed, migrate to {lock}leases", "resource-lock-not-leases")
     elif lock in OLD_LOCKS:
-        yield advice("resource-lock-not-leases", path, f"client-go removes the {lock} lock in 1.24; migrate to {lock}leases, then to leases")
+        yield advice(
+            "resource-lock-not-leases", path, f"client-go removes the {lock} lock in 1.24; migrate to {lock}leases, then to leases"
+        )
     elif lock in MULTILOCKS and ctx.at_least(1, 17):
-        yield advice("resource-lock-not-leases", path, f"the {lock} lock is accepted until 1.26; from 1.27 only leases is; switch to leases")
+        yield advice(
+            "resource-lock-not-leases", path, f"the {lock} lock is accepted until 1.26; from 1.27 only leases is; switch to leases"
+        )
     else:
         yield invalid(path, lock, f"Invalid lock-type {lock}", "resource-lock-not-leases")
 
