@@ -37,7 +37,7 @@ def check(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from _image_repository(("dns", "imageRepository"), dns.get("imageRepository"))
     yield from _networking(doc, mapping(doc.get("networking")))
     api_server = mapping(doc.get("apiServer"))
-    yield from _sans(("apiServer", "certSANs"), api_server.get("certSANs"))
+    yield from _sans(("apiServer", "certSANs"), api_server.get("certSANs"), lowercase=True)
     from .bootstrap import check_absolute, check_args
 
     for component in ("apiServer", "controllerManager", "scheduler"):
@@ -171,9 +171,14 @@ last_arg = _last_arg
 # --------------------------------------------------------------------------- names and endpoints
 
 
-def _sans(path: Path, values: Any) -> Iterator[Finding]:
+def _sans(path: Path, values: Any, lowercase: bool = False) -> Iterator[Finding]:
+    """Check extra SANs; kubeadm lower-cases the API server's before validating them (LowercaseSANs)."""
     for index, san in items(values):
-        if not isinstance(san, str) or is_subdomain(san):
+        if not isinstance(san, str):
+            continue
+        if lowercase:
+            san = san.lower()
+        if is_subdomain(san):
             continue
         wildcard_problems = wildcard_dns1123_subdomain(san)
         if not wildcard_problems or parse_ip_sloppy(san) is not None:

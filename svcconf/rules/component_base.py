@@ -84,7 +84,33 @@ def _resource_fields(path: Path, le: dict, merged: dict, ctx: Context, leases_on
                 yield invalid(path + (key,), "", f"{key} is required", "missing-field")
     lock = _effective(le, merged, "resourceLock")
     if leases_only and isinstance(lock, str) and lock and lock != "leases":
-        yield invalid(path + ("resourceLock",), lock, 'resourceLock value must be "leases"', "resource-lock-not-leases")
+        yield from _lock_problem(path + ("resourceLock",), lock, ctx)
+
+
+# client-go's lock types: the one-object locks went in 1.24 (kubernetes#106852), the migration
+# multilocks (from 1.17) in 1.28 (kubernetes#117558); the components accept only leases from 1.27
+# (kubernetes#114055).
+OLD_LOCKS = ("endpoints", "configmaps")
+MULTILOCKS = ("endpointsleases", "configmapsleases")
+
+
+def _lock_problem(path: Path, lock: str, ctx: Context) -> Iterator[Finding]:
+    """A lock other than leases, as the scheduler and the controller managers of the target release take it."""
+    if ctx.at_least(1, 27):
+        yield invalid(path, lock, 'resourceLock value must be "leases"', "resource-lock-not-leases")
+    elif lock in OLD_LOCKS and ctx.at_least(1, 24):
+        # resourcelock.New refuses it when leader election starts: the component exits.
+        yield invalid(path, lock, f"{lock} lock is removed, migrate to {lock}leases", "resource-lock-not-leases")
+    elif lock in OLD_LOCKS:
+        yield advice(
+            "resource-lock-not-leases", path, f"client-go removes the {lock} lock in 1.24; migrate to {lock}leases, then to leases"
+        )
+    elif lock in MULTILOCKS and ctx.at_least(1, 17):
+        yield advice(
+            "resource-lock-not-leases", path, f"the {lock} lock is accepted until 1.26; from 1.27 only leases is; switch to leases"
+        )
+    else:
+        yield invalid(path, lock, f"Invalid lock-type {lock}", "resource-lock-not-leases")
 
 
 def _ignored_settings(path: Path, le: dict) -> Iterator[Finding]:

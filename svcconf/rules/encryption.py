@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ..go.durations import format_duration, parse_duration
 from ..go.url import parse_url
-from ..model import Anchor, Finding, Severity
+from ..model import Anchor, Finding, Severity, render_value
 from . import Context, advice, invalid, invalid_redacted, items, mapping, required, rule, text
 
 PROVIDER_ORDER = ("kms", "aesgcm", "aescbc", "secretbox", "identity")  # the server's priority order
@@ -31,6 +31,13 @@ def parse_group_resource(entry: str) -> tuple[str, str]:
 def display(resource: str, group: str) -> str:
     """A group resource as the config writes it: `secrets.` for the core group."""
     return f"{resource}." if group == "" else f"{resource}.{group}"
+
+
+def upstream_spelling(resource: str, group: str) -> str:
+    """A group resource as the server's messages print it (grYAMLString): only the core wildcard keeps its dot."""
+    if group == "":
+        return "*." if resource == "*" else resource
+    return f"{resource}.{group}"
 
 
 def covers(wildcard: tuple[str, str], resource: str, group: str) -> bool:
@@ -240,6 +247,8 @@ def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Ite
         )
     elif api_version == "v1":
         yield from _kms_v1(path, kms, ctx)
+    elif not ctx.at_least(1, 27):
+        yield from _kms_v2_gated(path, name, ctx)
 
 
 def _check_endpoint(path: tuple, endpoint: str) -> Iterator[Finding]:
@@ -271,6 +280,16 @@ def _kms_v1(path: tuple, kms: dict, ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _kms_v2_gated(path: tuple, name: str, ctx: Context) -> Iterator[Finding]:
+    """KMSv2 was alpha and off by default in 1.25 and 1.26 (beta, on by default, from 1.27)."""
+    # 1.25 built the health probes first; 1.26 builds each plugin once, with its own wording.
+    if ctx.at_least(1, 26):
+        refusal = f"could not configure KMSv2 plugin {render_value(name)}, KMSv2 feature is not enabled"
+    else:
+        refusal = f"could not configure KMSv2-Plugin's probe {render_value(name)}, KMSv2 feature is not enabled"
+    yield Finding("kms-v2-not-enabled", path + ("apiVersion",), f"{refusal}; set --feature-gates=KMSv2=true (alpha) or use apiVersion v1")
+
+
 def _check_masking(entries: list) -> Iterator[Finding]:
     """A resource after an earlier wildcard of its group (or `*.*`) can never be reached."""
     earlier: list[tuple[str, str]] = []
@@ -286,7 +305,7 @@ def _check_masking(entries: list) -> Iterator[Finding]:
                     yield Finding(
                         "masked-resource",
                         ("resources", i, "resources", j),
-                        f'resource "{display(resource, group)}" is masked by earlier rule "{display(*wildcard)}"',
+                        f'resource "{upstream_spelling(resource, group)}" is masked by earlier rule "{upstream_spelling(*wildcard)}"',
                     )
                     break
             current.append((resource, group))
