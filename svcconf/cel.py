@@ -114,10 +114,19 @@ _EXTENSIONS = [((1, 29), "sets", 0), ((1, 32), "cel.lib.ext.comprev2", 0), ((1, 
 # map(string, dyn) (the binding needs protobuf descriptors for struct types); their fields are
 # checked by the token scan below, and the leaves' types refine the result type of a plain field selection.
 VARIABLES = {"claims": T.Map(STRING, DYN), "user": T.Map(STRING, DYN), "request": T.Map(STRING, DYN)}
+# The types the server declares (pkg/authentication/cel/compile.go, pkg/authorization/cel/compile.go):
+# claims is map(string, any), user and request are object types. The checker cannot check fields of
+# those object types and treats `any` more strictly than cel-go in places (a comprehension over it),
+# so expressions are checked as above and a failure is worded again with these types, as cel-go prints it.
+WORDING = {
+    "claims": T("map<string,google.protobuf.Any>"),
+    "user": T("kubernetes.UserInfo"),
+    "request": T("kubernetes.SubjectAccessReviewSpec"),
+}
 
 UNKNOWN = "unknown"  # result type when the checker could not tell (see _NOT_DECLARABLE)
 _UNDECLARED = re.compile(r"undeclared reference to '([^']+)' \(in container '([^']*)'\)")
-_ISSUE = re.compile(r"^ERROR: <input>:(\d+):(\d+): (.*)$")
+_ISSUE = re.compile(r"^ERROR: <input>:(\d+):(\d+): (.*)$", re.ASCII)
 
 
 class Result(NamedTuple):
@@ -149,8 +158,11 @@ def _function_decls(bucket: tuple) -> list:
 
 
 @cache
-def environment(variable: str, bucket: tuple):
-    """The CEL environment of one variable (claims, user or request) in one release bucket."""
+def environment(variable: str, bucket: tuple, wording: bool = False):
+    """The CEL environment of one variable (claims, user or request) in one release bucket.
+
+    With `wording`, the variable has the type the server declares, for the text of issues only.
+    """
     lines = ["extensions:"]
     lines += [f'  - name: "{name}"\n    version: {version}' for release, name, version in _EXTENSIONS if release <= bucket]
     config = cel.NewEnvConfigFromYaml("\n".join(lines) + "\n") if len(lines) > 1 else None
@@ -158,7 +170,7 @@ def environment(variable: str, bucket: tuple):
     extensions = [strings, ext_optional.ExtOptional()] if bucket >= (1, 28) else [strings]
     return cel.NewEnv(
         config=config,
-        variables={variable: VARIABLES[variable]},
+        variables={variable: WORDING[variable] if wording else VARIABLES[variable]},
         extensions=extensions,
         functions=_function_decls(bucket),
     )
@@ -173,15 +185,41 @@ def compile_expression(expression: str, variable: str, target: tuple = (1, 36)) 
     try:
         type_name = type_text(env.compile(expression).return_type())
     except RuntimeError as error:
-        return _failure(str(error), expression, extra)
+        return _failure(_server_wording(str(error), expression, variable, bucket), expression, extra, target)
     if extra:
         return Result(_render(extra, expression), "")
+    if literals := _literal_issues(expression, target):
+        return Result(_render(literals, expression), "")
     if type_name == "dyn":
         type_name = leaf_type(expression, variable, bucket) or type_name
     return Result(None, type_name)
 
 
-def _failure(text: str, expression: str, extra: list) -> Result:
+def _server_wording(text: str, expression: str, variable: str, bucket: tuple) -> str:
+    """The checker's issues worded with the variable's declared type, where that finds the same issues."""
+    if variable not in WORDING:
+        return text
+    try:
+        environment(variable, bucket, wording=True).compile(expression)
+    except RuntimeError as error:
+        worded = str(error)
+        same = _positions(worded) == _positions(text)
+        return worded if same else text
+    return text
+
+
+def _positions(text: str) -> list[tuple[str, str]]:
+    return [(m.group(1), m.group(2)) for m in map(_ISSUE.match, text.split("\n")) if m]
+
+
+def _literal_issues(expression: str, target: tuple) -> list[tuple[int, int, str]]:
+    """What the server's literal validators refuse in an expression that type-checked (cel_literals)."""
+    from .cel_literals import literal_issues
+
+    return literal_issues(expression, tuple(target))
+
+
+def _failure(text: str, expression: str, extra: list, target: tuple) -> Result:
     text = text.removeprefix("INVALID_ARGUMENT: ").removesuffix(" [INVALID_ARGUMENT]")
     if text.startswith("Unsupported map key type: optional_type"):
         # cel-go accepts an optional value as a map key ({claims.?email: "x"}); the result is a map.
@@ -191,7 +229,8 @@ def _failure(text: str, expression: str, extra: list) -> Result:
         return Result("compilation failed: " + text, "")
     issues = [issue for issue in issues if not _NOT_DECLARABLE.match(issue[2])]
     if not issues and not extra:
-        return Result(None, UNKNOWN)
+        literals = _literal_issues(expression, target)
+        return Result(_render(literals, expression), "") if literals else Result(None, UNKNOWN)
     return Result(_render(issues + extra, expression), "")
 
 
@@ -234,10 +273,13 @@ def _cel_go_position(issue: tuple[int, int, str], source_lines: list[str]) -> tu
     return (line, start, f"undeclared reference to '{first}' (in container '{container}')")
 
 
+_CASE_RUNS = re.compile(r"[A-Z_]+|[a-z_]+")
+
+
 def type_text(cel_type) -> str:
     """cel-go's spelling of a type name: list(string), map(string, dyn), optional_type(dyn)."""
     name = cel_type.name()
-    out = re.sub(r"[A-Z_]+|[a-z_]+", lambda m: m.group(0).lower() if m.group(0).isupper() else m.group(0), name)
+    out = _CASE_RUNS.sub(lambda m: m.group(0).lower() if m.group(0).isupper() else m.group(0), name)
     return out.replace("<", "(").replace(">", ")")
 
 
@@ -278,7 +320,7 @@ _TOKEN = re.compile(
     r"|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"
     r"|(?P<optsel>\.\?)"
     r"|(?P<punct>.)",
-    re.DOTALL,
+    re.DOTALL | re.ASCII,  # CEL's digits and white space are ASCII
 )
 
 

@@ -14,6 +14,7 @@ from .model import Diagnostic, Severity
 
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "config.schema.json")
+_TOOL_TABLE = re.compile(r"^\[tool\.svcconf\]", re.MULTILINE)
 
 
 class ConfigError(Exception):
@@ -45,7 +46,7 @@ def find_config(start: str | None = None) -> str | None:
                     text = handle.read()
             except (OSError, UnicodeDecodeError):
                 text = ""
-            if re.search(r"^\[tool\.svcconf\]", text, re.MULTILINE):
+            if _TOOL_TABLE.search(text):
                 return pyproject
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -111,12 +112,20 @@ def _load_toml(name: str, data: bytes) -> Config:
             key = finding.path[0] if finding.path else None
             line = table_line
             for number in range(table_line, len(lines) + 1):
-                if key and re.match(rf"\s*\"?{re.escape(str(key))}\"?\s*=", lines[number - 1]):
+                if key and _assigns(lines[number - 1], str(key)):
                     line = number
                     break
             problems.append(Diagnostic(name, line, 1, "invalid-config", Severity.ERROR, finding.message, finding.path))
         raise ConfigError(problems)
     return Config(name, values)
+
+
+def _assigns(line: str, key: str) -> bool:
+    """Whether a TOML line sets `key` (bare or quoted): `key = ...`."""
+    rest = line.lstrip().removeprefix('"')
+    if not rest.startswith(key):
+        return False
+    return rest[len(key) :].removeprefix('"').lstrip().startswith("=")
 
 
 def _schema() -> dict:

@@ -39,6 +39,9 @@ def _units(data: dict, naming: Naming) -> Iterator[Unit]:
 
 
 LEGACY_ADMISSION_KEYS = frozenset({"imagePolicy", "podNodeSelectorPluginConfig"})
+# Config groups whose tool refuses an old version with its own message before decoding (kubeadm's
+# "your configuration file uses an old API spec"), not with the scheme's "no kind ... is registered".
+OWN_VERSION_CHECK = frozenset({"kubeadm.k8s.io"})
 
 
 class DocumentChecker:
@@ -173,10 +176,14 @@ class DocumentChecker:
                 f"{gv} {kind} is first served in {fmt(row.introduced)}; the target release {target} does not know it",
             )
         elif row.removed and self.target >= row.removed:
+            refusal = ""
+            if scope == "config" and gv.group not in OWN_VERSION_CHECK:
+                # The component decodes its file with its own scheme, which no longer has the version.
+                refusal = f'; the component refuses it: no kind "{kind}" is registered for version "{gv}"'
             yield Finding(
                 "removed-api-version",
                 ("apiVersion",),
-                f"{gv} {kind} is no longer served since {fmt(row.removed)} (target {target}){instead}",
+                f"{gv} {kind} is no longer served since {fmt(row.removed)} (target {target}){refusal}{instead}",
             )
             return
         elif row.deprecated and self.target >= row.deprecated:
@@ -252,8 +259,10 @@ def _canonical(value: Any) -> str:
 
 
 def _yaml12(written: str) -> str:
-    if written.lstrip("+-").isdigit():
-        return f"the decimal {int(written)}"
+    digits = written[1:] if written[:1] in ("+", "-") else written
+    if digits.isascii() and digits.isdigit():  # YAML 1.2 reads 010 as ten
+        magnitude = digits.lstrip("0") or "0"
+        return f"the decimal {'-' if written[0] == '-' and magnitude != '0' else ''}{magnitude}"
     return f'the string "{written}"'
 
 

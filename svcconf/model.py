@@ -12,7 +12,7 @@ from .report.escape import printable
 Segment = str | int
 Path = tuple  # tuple[Segment, ...]
 
-_PLAIN_FIELD = re.compile(r"^[A-Za-z0-9_\-]+$")
+_PLAIN_FIELD = re.compile(r"^[A-Za-z0-9_\-]+\Z")
 
 
 class Severity(enum.IntEnum):

@@ -17,7 +17,7 @@ from .tables import read_table
 
 Release = tuple  # (major, minor)
 
-_RELEASE = re.compile(r"^v?(\d+)\.(\d+)$")
+_RELEASE = re.compile(r"^v?([0-9]+)\.([0-9]+)\Z")
 
 
 def parse_release(text: str) -> Release:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.rules.durations import format_duration as go_duration
-from svcconf.rules.k8s_names import dns1123_label, dns1123_subdomain, qualified_name
+from svcconf.go.durations import format_duration as go_duration
+from svcconf.go.names import dns1123_label, dns1123_subdomain, qualified_name
 
 from .helpers import run
 

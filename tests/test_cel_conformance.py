@@ -88,6 +88,11 @@ INVALID = [
     ("claims", "claims.h +", HEAD, "Syntax error: mismatched input '<EOF>'"),
     ("claims", "1 + 'a'", HEAD, "found no matching overload for '_+_' applied to '(int, string)'"),
     ("claims", "url(1)", HEAD, "found no matching overload for 'url' applied to '(int)'"),
+    # Types named as the server declares them (authentication and authorization cel/compile.go).
+    ("claims", "claims + 1", HEAD, "found no matching overload for '_+_' applied to '(map(string, any), int)'"),
+    ("claims", "claims.foo + claims", HEAD, "found no matching overload for '_+_' applied to '(any, map(string, any))'"),
+    ("user", "user + 1", HEAD, "found no matching overload for '_+_' applied to '(kubernetes.UserInfo, int)'"),
+    ("request", "request + 1", HEAD, "applied to '(kubernetes.SubjectAccessReviewSpec, int)'"),
     # Release-dependent libraries and fields (rules-apiserver 3.2, 2.3).
     ("claims", "ip('1.2.3.4').family() == 4", (1, 29), "undeclared reference to 'ip'"),
     ("claims", "format.dns1123Label().validate('a').hasValue()", (1, 30), "undeclared reference to 'format'"),
@@ -106,10 +111,62 @@ NOT_BOOL = [
     ("request", "request.resourceAttributes", "kubernetes.ResourceAttributes"),
 ]
 
-# What the checker does not refuse although cel-go does (documented in cel-compile-error).
-KNOWN_GAPS = [
-    ("claims", "[1, 'a'] == [1, 'a']"),  # HomogeneousAggregateLiterals
-    ("claims", "duration('1x') > duration('1s')"),  # literal validators (1.29)
+# The literal validators of the server's base environment (pkg/cel/environment/base.go, 1.29):
+# the cases of cel-go's cel/validator_test.go, with `x` and `name` written as claims fields.
+LITERALS = [
+    ("duration('1')", "1:10: invalid duration argument\n | duration('1')\n | .........^"),
+    ("duration('1d')", "1:10: invalid duration argument\n | duration('1d')\n | .........^"),
+    ("duration('1us')\n < duration('1nns')", "2:13: invalid duration argument\n |  < duration('1nns')\n | ............^"),
+    ("timestamp('1000-00-00T00:00:00Z')", "1:11: invalid timestamp argument\n | timestamp('1000-00-00T00:00:00Z')\n | ..........^"),
+    ("timestamp('1000-01-01T00:00:00ZZ')", "1:11: invalid timestamp argument\n | timestamp('1000-01-01T00:00:00ZZ')\n | ..........^"),
+    ("timestamp(-62135596801)", "1:11: invalid timestamp argument\n | timestamp(-62135596801)\n | ..........^"),
+    ("'hello'.matches('x++')", "1:17: invalid matches argument\n | 'hello'.matches('x++')\n | ................^"),
+    ("'hello'.matches('(?<name%>el*)')", "1:17: invalid matches argument\n | 'hello'.matches('(?<name%>el*)')\n | ................^"),
+    ("'hello'.matches('??el*')", "1:17: invalid matches argument\n | 'hello'.matches('??el*')\n | ................^"),
+    (
+        "claims.name in ['hello', 0]",
+        "1:26: expected type 'string' but found 'int'\n | claims.name in ['hello', 0]\n | .........................^",
+    ),
+    ("{'hello':'world', 1:'!'}", "1:19: expected type 'string' but found 'int'\n | {'hello':'world', 1:'!'}\n | ..................^"),
+    (
+        "claims.name in {'hello':'world', 'goodbye':true}",
+        (
+            "1:44: expected type 'string' but found 'bool'\n | claims.name in {'hello':'world', 'goodbye':true}\n"
+            " | ...........................................^"
+        ),
+    ),
+    (
+        "[1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')",
+        (
+            "1:5: expected type 'int' but found 'string'\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n | ....^\n"
+            "ERROR: <input>:1:17: expected type 'int' but found 'string'\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n"
+            " | ................^\n"
+            "ERROR: <input>:1:55: invalid duration argument\n | [1, 'a'] == [1, 'a'] && duration(claims.x) < duration('1d')\n"
+            " | ......................................................^"
+        ),
+    ),
+]
+LITERALS_ACCEPTED = [
+    "duration('2h3m4s5us')",
+    "duration(claims.x) > duration('1s')",
+    "timestamp('1000-01-01T00:00:00Z')",
+    "timestamp(-6213559680)",
+    "timestamp(claims.x)",
+    "'hello'.matches('el*')",
+    "'hello'.matches(claims.x)",
+    "claims.name in ['hello', 'world']",
+    "claims.name in ['hello', ?optional.ofNonZeroValue('')]",
+    "claims.name in [?optional.ofNonZeroValue(''), 'hello', ?optional.of('')]",
+    "claims.name in {'hello': false, 'world': true}",
+    "{'hello': false, ?'world': optional.ofNonZeroValue(true)}",
+    "{?'hello': optional.ofNonZeroValue(false), 'world': true}",
+    # RE2 syntax Python's re does not know: never refused.
+    "claims.sub.matches('^\\\\pL+$')",
+    "claims.sub.matches('[[:alpha:]]+\\\\z')",
+    "claims.sub.matches('(?<name>a)(?U)b*')",
+    # An element whose type only the checker knows: left alone.
+    "[1, claims.x, 'a'].size() > 0",
+    "'%s is %d'.format(['a', 1]) == 'a is 1'",
 ]
 
 
@@ -136,10 +193,20 @@ def test_non_bool_result_type(variable: str, expression: str, type_name: str) ->
     assert cel.compile_expression(expression, variable, HEAD) == cel.Result(None, type_name)
 
 
-@pytest.mark.parametrize(("variable", "expression"), KNOWN_GAPS, ids=[v[1] for v in KNOWN_GAPS])
-@pytest.mark.xfail(strict=True, reason="cel-expr-python has no HomogeneousAggregateLiterals or literal validators")
-def test_known_gaps(variable: str, expression: str) -> None:
-    assert cel.compile_expression(expression, variable, HEAD).error is not None
+@pytest.mark.parametrize(("expression", "issues"), LITERALS, ids=[v[0] for v in LITERALS])
+def test_literals_the_server_refuses(expression: str, issues: str) -> None:
+    assert cel.compile_expression(expression, "claims", HEAD).error == "compilation failed: ERROR: <input>:" + issues
+
+
+@pytest.mark.parametrize("expression", LITERALS_ACCEPTED)
+def test_literals_the_server_accepts(expression: str) -> None:
+    assert cel.compile_expression(expression, "claims", HEAD).error is None
+
+
+def test_literal_arguments_are_checked_from_1_29() -> None:
+    # base.go adds the duration, timestamp and regex validators in 1.29; mixed aggregates are refused since 1.0.
+    assert cel.compile_expression("duration('1x') > duration('1s')", "claims", (1, 28)).error is None
+    assert "expected type 'int' but found 'string'" in cel.compile_expression("[1, 'a'].size() > 0", "claims", (1, 28)).error
 
 
 def test_multi_line_expression_positions() -> None:

@@ -64,12 +64,22 @@ def test_upstream_wording(text: str, path: str, message: str) -> None:
     assert result.code == 1
 
 
-def test_unknown_controller_is_a_warning_naming_the_controller() -> None:
+def test_unknown_controller_stops_kube_controller_manager() -> None:
+    # Its controller list is fixed: generic.go Validate refuses the name, without the "-".
     text = KCM + 'Generic:\n  Controllers: ["*", -grey-controller]\n'
+    result = run("validate", "--format", "json", "-", stdin=text.encode())
+    assert result.code == 1
+    errors = [(d["path"], d["message"]) for d in result.json()["diagnostics"] if d["severity"] == "error"]
+    assert errors == [("Generic.Controllers[1]", '"grey-controller" is not in the list of known controllers')]
+
+
+def test_unknown_controller_is_a_warning_for_the_cloud_controller_manager() -> None:
+    # A cloud provider adds controllers svcconf cannot know.
+    text = CCM + 'KubeCloudShared:\n  CloudProvider: {Name: external}\nGeneric:\n  Controllers: ["*", provider-routes]\n'
     result = run("validate", "--format", "json", "-", stdin=text.encode())
     assert result.code == 0
     warnings = [(d["path"], d["message"]) for d in result.json()["diagnostics"] if d["severity"] == "warning"]
-    assert warnings == [("Generic.Controllers[1]", '"grey-controller" is not in the list of known controllers')]
+    assert ("Generic.Controllers[1]", '"provider-routes" is not in the list of known controllers') in warnings
 
 
 def test_svc_spelling_of_the_controller_manager_kind() -> None:

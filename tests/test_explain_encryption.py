@@ -66,6 +66,7 @@ def test_every_provider_of_the_entry_reads_and_later_wildcards_are_masked(explai
 
 
 def test_masking_is_refused_as_the_server_refuses_it(explain) -> None:
+    # Printed as the server prints it (grYAMLString): the core resource without a dot, the core wildcard with one.
     config = (
         "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n"
         '  - resources: [configmaps, "*."]\n    providers:\n' + kms("kms")
@@ -73,7 +74,7 @@ def test_masking_is_refused_as_the_server_refuses_it(explain) -> None:
     )  # fmt: skip
     result = explain(config, "secrets")
     assert (result.code, result.out) == (2, "")
-    assert 'error [masked-resource] resources[1].resources[1]: resource "secrets." is masked by earlier rule "*."' in result.err
+    assert 'error [masked-resource] resources[1].resources[1]: resource "secrets" is masked by earlier rule "*."' in result.err
 
 
 KEYS = f"""\

@@ -47,8 +47,7 @@ def _lines(diagnostics) -> list[str]:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_migrate_diagnostics(case: Path) -> None:
     sidecar = case.with_name(case.name[: -len(".yaml")] + ".migrate-diagnostics")
-    if not sidecar.exists():
-        pytest.skip("no .migrate-diagnostics sidecar")
+    assert sidecar.exists(), f"{case.name} has no .migrate-diagnostics (every case states the findings it expects)"
     wanted = sorted(line.strip() for line in sidecar.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#"))
     outcome = migrate_bytes(str(case), case.read_bytes(), options_for(case))
     assert _lines(outcome.diagnostics) == wanted

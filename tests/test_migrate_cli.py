@@ -13,7 +13,9 @@ from svcconf.migrate.ops import leaves
 from svcconf.pipeline import check_text
 from svcconf.source import parse
 
+from .conftest import CORPUS
 from .helpers import run
+from .test_migrate import CASES
 
 OLD = b"# batch jobs\napiVersion: batch/v1beta1   # old\nkind: CronJob\nmetadata: {name: nightly}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name:   keep   # odd spacing kept\n"
 NEW = OLD.replace(b"batch/v1beta1", b"batch/v1")
@@ -136,13 +138,19 @@ def test_to_version_stops_at_a_served_version() -> None:
 
 # --------------------------------------------------------------------------- properties over real files
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 AREAS = ("removed-apis", "mixed", "scheduler", "audit", "bootstrap")
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "migrate"
-FILES = sorted(p for p in FIXTURES.glob("*.yaml") if not p.name.endswith(".migrated.yaml"))
-for _area in AREAS:
-    if (CORPUS / _area).is_dir():
-        FILES += sorted(p for p in (CORPUS / _area).iterdir() if p.is_file())
+
+
+def _property_cases() -> list:
+    """Every migrate fixture and the corpus areas with old versions; an absent area is a skipped case."""
+    cases = [pytest.param(p, id=p.name) for p in CASES]
+    for area in AREAS:
+        folder = CORPUS / area
+        if folder.is_dir():
+            cases += [pytest.param(p, id=p.name) for p in sorted(folder.iterdir()) if p.is_file()]
+        else:
+            cases.append(pytest.param(None, id=f"corpus-{area}", marks=pytest.mark.skip(reason=f"{folder} is not present")))
+    return cases
 
 
 def _spans(text: str) -> list[str]:
@@ -150,34 +158,43 @@ def _spans(text: str) -> list[str]:
     return [text[d.root.start_mark.index : d.root.end_mark.index] for d in source.documents]
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+@pytest.mark.parametrize("path", _property_cases())
 def test_properties_on_real_files(path: Path) -> None:
     data = path.read_bytes()
     unsafe = b"--unsafe" in data[:200]
     outcome = migrate_bytes(str(path), data, Options(unsafe=unsafe))
-    if outcome.output is None:
+    text = data.decode("utf-8-sig", errors="replace")
+    unreadable = [d for d in outcome.diagnostics if d.document is None]
+    if unreadable:  # a file migrate cannot read is left unchanged, with the reason validate gives too
+        assert outcome.output is None and outcome.edits == []
+        assert {d.rule for d in unreadable} <= {d.rule for d in check_text(text, name=str(path)).diagnostics}
         return
-    changed = {e.document for e in outcome.edits}
-    before, after = _spans(data.decode("utf-8-sig")), _spans(outcome.output.decode("utf-8-sig"))
+    # Every document is converted, or carries the reason it is not, or needs no conversion.
+    converted = {e.document for e in outcome.edits}
+    explained = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
+    outdated = {
+        d.document for d in check_text(text, name=str(path)).diagnostics if d.rule in ("removed-api-version", "deprecated-api-version")
+    }
+    silent = [n for n in range(1, outcome.documents + 1) if n not in converted | explained]
+    assert [n for n in silent if n in outdated] == [], "documents with an old version that migrate neither converts nor explains"
+    if outcome.output is None:
+        assert converted == set()
+        return
+    before, after = _spans(text), _spans(outcome.output.decode("utf-8-sig"))
     assert len(before) == len(after)
     for index, (old, new) in enumerate(zip(before, after), start=1):
-        if index not in changed:
+        if index not in converted:
             assert old == new  # unchanged documents are byte-identical
     again = migrate_bytes(str(path), outcome.output, Options(unsafe=unsafe))
     assert again.output is None or again.output == outcome.output  # idempotent
-    reviewed = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
     result = check_text(outcome.output.decode("utf-8-sig"), name=str(path))
-    assert [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in reviewed] == []
-    named = " ".join(d.message for d in outcome.diagnostics) + " " + " ".join(str(v) for v in _dropped(outcome))
-    old_docs, new_docs = parse("a", data.decode("utf-8-sig")).documents, parse("b", outcome.output.decode("utf-8-sig")).documents
-    for index in changed:
+    assert [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in explained] == []
+    named = " ".join(d.message for d in outcome.diagnostics)
+    old_docs, new_docs = parse("a", text).documents, parse("b", outcome.output.decode("utf-8-sig")).documents
+    for index in converted:
         kept = {str(v) for v in leaves(new_docs[index - 1].data)}
         lost = [v for v in leaves(old_docs[index - 1].data) if str(v) not in kept and str(v) not in named]
         assert lost == [], f"document {index} lost {lost}"
-
-
-def _dropped(outcome) -> list:
-    return [d.message for d in outcome.diagnostics if d.rule == "migration-dropped-field"]
 
 
 # --------------------------------------------------------------------------- the table's contract
@@ -236,3 +253,189 @@ def test_a_failing_conversion_leaves_the_file_unchanged(tmp_path, monkeypatch) -
     assert result.code == 1
     assert path.read_text() == original
     assert "internal-error" in result.out and "file left unchanged" in result.out
+
+
+# --------------------------------------------------------------------------- symbolic links and safe writes
+
+
+@pytest.fixture
+def linked(tmp_path: Path) -> Path:
+    """repo/ with a real file, a link to it, and a link to a file outside the repository."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (repo / "sub" / "real.yaml").write_bytes(OLD)
+    (outside / "private.yaml").write_bytes(OLD)
+    (repo / "inner.yaml").symlink_to(Path("sub") / "real.yaml")
+    (repo / "escape.yaml").symlink_to(outside / "private.yaml")
+    return tmp_path
+
+
+def test_write_leaves_symbolic_links_and_their_targets_alone(linked: Path) -> None:
+    repo = linked / "repo"
+    result = run("migrate", "--write", str(repo / "inner.yaml"), str(repo / "escape.yaml"))
+    assert result.code == 1
+    assert (repo / "inner.yaml").is_symlink() and (repo / "escape.yaml").is_symlink()
+    assert (repo / "sub" / "real.yaml").read_bytes() == OLD and (linked / "outside" / "private.yaml").read_bytes() == OLD
+    assert f"svcconf: warning: {repo / 'escape.yaml'}: a symbolic link; not written" in result.err
+    assert result.out == "0 documents in 0 of 2 files rewritten\n"
+
+
+def test_follow_symlinks_writes_a_target_inside_the_given_paths_only(linked: Path) -> None:
+    repo = linked / "repo"
+    result = run("migrate", "--write", "--follow-symlinks", str(repo))
+    assert (repo / "inner.yaml").is_symlink() and (repo / "escape.yaml").is_symlink()
+    assert (repo / "sub" / "real.yaml").read_bytes() == NEW  # through inner.yaml (real.yaml then needs nothing)
+    assert (linked / "outside" / "private.yaml").read_bytes() == OLD
+    assert f"{repo / 'escape.yaml'}: a symbolic link to a file outside the given paths; not written" in result.err
+    assert result.code == 1
+    assert sorted(p.name for p in (repo / "sub").iterdir()) == ["real.yaml"]
+
+
+def test_follow_symlinks_does_not_resolve_a_link_given_by_name(linked: Path) -> None:
+    # Given alone, a link's target is not inside the given paths even when it is in the same repository.
+    link = linked / "repo" / "inner.yaml"
+    result = run("migrate", "--write", "--follow-symlinks", str(link))
+    assert result.code == 1 and "outside the given paths" in result.err
+    assert (linked / "repo" / "sub" / "real.yaml").read_bytes() == OLD
+
+
+def test_write_atomic_refuses_a_symbolic_link(linked: Path) -> None:
+    from svcconf.migrate import write_atomic
+
+    link = linked / "repo" / "escape.yaml"
+    with pytest.raises(OSError, match="symbolic link"):
+        write_atomic(str(link), NEW)
+    assert link.is_symlink() and (linked / "outside" / "private.yaml").read_bytes() == OLD
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another owner needs root")
+def test_write_keeps_owner_group_and_mode(tmp_path: Path) -> None:
+    path = tmp_path / "cron.yaml"
+    path.write_bytes(OLD)
+    os.chown(path, 1234, 5678)
+    os.chmod(path, 0o640)
+    assert run("migrate", "--write", str(path)).code == 0
+    info = os.stat(path)
+    assert path.read_bytes() == NEW
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (1234, 5678, 0o640)
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp_path: Path, signum: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "cron.yaml"
+    path.write_bytes(OLD)
+    # The child writes to a slow disk: fsync announces itself and takes a second, time for the signal to come.
+    child = (
+        "import os, sys, time\n"
+        "from svcconf.migrate import write_atomic\n"
+        "real_fsync = os.fsync\n"
+        "def slow_fsync(fd):\n"
+        "    sys.stdout.write('syncing\\n'); sys.stdout.flush(); time.sleep(1); real_fsync(fd)\n"
+        "os.fsync = slow_fsync\n"
+        f"write_atomic({str(path)!r}, {NEW!r})\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1])
+    try:
+        assert process.stdout is not None and process.stdout.readline() == b"syncing\n"
+        process.send_signal(getattr(signal, signum))
+        process.wait(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == -getattr(signal, signum)
+    assert path.read_bytes() == OLD
+    assert [p.name for p in tmp_path.iterdir()] == ["cron.yaml"]
+
+
+# --------------------------------------------------------------------------- --diff never shows a secret
+
+KUBEADM = (
+    "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nbootstrapTokens:\n- token: abcdef.0123456789abcdef\n  ttl: 24h\n"
+    'nodeRegistration:\n  kubeletExtraArgs:\n    v: "4"\ncertificateKey: "e6a2eb8581237ab72a4f494f30285ec12a9694d750b9785706a83bfcbbbd2204"\n'
+)
+
+
+def test_diff_masks_secret_values_on_context_lines(tmp_path: Path) -> None:
+    path = tmp_path / "init.yaml"
+    path.write_text(KUBEADM)
+    result = run("migrate", "--diff", str(path))
+    assert "abcdef" not in result.out + result.err and "e6a2eb" not in result.out + result.err
+    assert " - token: <redacted>\n" in result.out
+    assert " certificateKey: <redacted>\n" in result.out
+    assert '+  - name: v\n+    value: "4"\n' in result.out  # the change itself is shown
+
+
+def test_diff_masks_secret_values_on_changed_lines(tmp_path: Path) -> None:
+    path = tmp_path / "web.json"
+    path.write_text(
+        '{"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web", "annotations": '
+        '{"token": "s3cr3t", "note": "x"}}, "spec": {"template": {"metadata": {"labels": {"app": "web"}}}}}\n'
+    )
+    result = run("migrate", "--diff", str(path))
+    assert "s3cr3t" not in result.out + result.err
+    assert (
+        '-{"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web", "annotations": {"token": <redacted>,'
+        in result.out
+    )
+    assert '+      "token": <redacted>,\n+      "note": "x"\n' in result.out
+
+
+def test_diff_masks_every_line_of_a_multi_line_secret(tmp_path: Path) -> None:
+    path = tmp_path / "cron.yaml"
+    path.write_text("apiVersion: batch/v1beta1\npassword: |\n  line-one\n  line-two\nkind: CronJob\n")
+    result = run("migrate", "--diff", str(path))
+    assert "line-one" not in result.out and "line-two" not in result.out
+    assert "+apiVersion: batch/v1\n password: <redacted>\n   <redacted>\n   <redacted>\n" in result.out
+
+
+def _has_secret_field(data: bytes) -> bool:
+    from svcconf.secrets import SECRET_FIELDS
+
+    return any(f"{name}:".encode() in data or f'"{name}"'.encode() in data for name in SECRET_FIELDS)
+
+
+def test_diffs_of_files_without_secrets_apply_with_git(tmp_path: Path, monkeypatch) -> None:
+    import shutil
+    import subprocess
+
+    from svcconf.registry import format_release
+
+    from .test_migrate import CASES, options_for
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.chdir(tmp_path)
+    checked = 0
+    for case in CASES:
+        original, expected = case.read_bytes(), case.with_name(case.name[: -len(".yaml")] + ".migrated.yaml").read_bytes()
+        if expected == original or _has_secret_field(original):
+            continue
+        (tmp_path / "case.yaml").write_bytes(original)
+        options = options_for(case)
+        args = [*(["--to-version", format_release(options.target)] if options.target else []), *(["--unsafe"] if options.unsafe else [])]
+        patch = run("migrate", "--diff", *args, "case.yaml").out
+        applied = subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=tmp_path, capture_output=True, check=False)
+        assert applied.returncode == 0, f"{case.name}: {applied.stderr.decode()}"
+        assert (tmp_path / "case.yaml").read_bytes() == expected, case.name
+        checked += 1
+    assert checked >= 20
+
+
+def test_diff_of_a_file_without_a_final_newline_applies(tmp_path: Path, monkeypatch) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cron.yaml").write_bytes(b"apiVersion: batch/v1beta1\nkind: CronJob")
+    patch = run("migrate", "--diff", "cron.yaml").out
+    assert patch.endswith(" kind: CronJob\n\\ No newline at end of file\n")
+    subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=tmp_path, check=True, capture_output=True)
+    assert (tmp_path / "cron.yaml").read_bytes() == b"apiVersion: batch/v1\nkind: CronJob"

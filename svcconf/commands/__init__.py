@@ -28,10 +28,10 @@ def size(text: str) -> int:
     text = text.strip().lower().removesuffix("ib").removesuffix("b")
     factor = units.get(text[-1:], 1)
     number = text[:-1] if text[-1:] in units else text
-    try:
-        return int(float(number) * factor)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 8M)") from None
+    digits = number.replace(".", "", 1)
+    if not (digits.isascii() and digits.isdigit()):  # plain decimal: no sign, exponent, inf or other scripts' digits
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 8M)")
+    return int(float(number) * factor)
 
 
 def release(text: str):

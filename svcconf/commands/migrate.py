@@ -15,10 +15,15 @@ def add_parser(commands) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or - (stdin; the result goes to stdout); default: .")
     parser.add_argument("--to-version", type=release, metavar="1.NN", help="target release (default: the newest release svcconf knows)")
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite files in place (atomically)")
+    mode.add_argument("--write", action="store_true", help="rewrite files in place (atomically); symbolic links are skipped")
     mode.add_argument("--check", action="store_true", help="change nothing; exit 1 if anything would change")
     parser.add_argument("--diff", action="store_true", help="print a unified diff of what would change")
     parser.add_argument("--unsafe", action="store_true", help="also apply best-effort conversions that need review")
+    parser.add_argument(
+        "--follow-symlinks",
+        action="store_true",
+        help="with --write, rewrite the target of a symbolic link when it lies inside the given paths",
+    )
     parser.add_argument("-f", "--format", choices=("text", "json"), default="text", help="report format (default: text)")
     parser.add_argument("--api-domain", metavar="DOMAIN", help="domain suffix of API groups (default: $SVCCONF_API_DOMAIN or k8s.io)")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
@@ -82,16 +87,11 @@ def _text(outcomes: list, files: int, stream, verb: str) -> None:
 
 
 def _diff(outcome, stream) -> None:
-    import difflib
-
+    from ..migrate.diff import unified
     from ..report.escape import printable
 
-    if not outcome.changed:
-        return
-    old = outcome.original.decode("utf-8", errors="replace").splitlines(keepends=True)
-    new = (outcome.output or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-    name = printable(outcome.name)  # the header line; the content lines each start with the diff's own mark
-    stream.writelines(difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"))
+    if outcome.changed:  # the header names are escaped; each content line starts with the diff's own mark
+        stream.writelines(unified(printable(outcome.name), outcome.original, outcome.output or b""))
 
 
 def run(args) -> int:
@@ -119,6 +119,8 @@ def run(args) -> int:
     files, unreadable = discover(args.paths or ["."], list(config.get("exclude", [])) + args.exclude)
     outcomes = []
     failed = False
+    unwritten: set[str] = set()  # files that would change but are symbolic links not to follow
+    roots = [_root(p) for p in args.paths or ["."] if p != STDIN]
     for path in files:
         if path == STDIN:
             outcome = migrate_bytes(STDIN_NAME, sys.stdin.buffer.read(), options)
@@ -135,22 +137,28 @@ def run(args) -> int:
         if path == STDIN and not args.check and not args.diff:
             _stdout_bytes(outcome.output if outcome.output is not None else outcome.original)
         elif args.write and outcome.changed:
+            destination, why = _destination(path, roots, args.follow_symlinks)
+            if destination is None:
+                error(f"warning: {path}: {why}")
+                unwritten.add(path)
+                continue
             try:
-                write_atomic(path, outcome.output or b"")
+                write_atomic(destination, outcome.output or b"")
             except OSError as err:
                 error(f"{path}: not written: {err.strerror or err}; the file is unchanged")
                 failed = True
     plain = [o for _p, o in outcomes]
+    reported = [o for p, o in outcomes if p not in unwritten]  # a skipped link has its warning line
     report_stream = sys.stderr if STDIN in files and not args.check and not args.diff else sys.stdout
     if args.diff:
         for outcome in plain:
             _diff(outcome, sys.stdout)
         report_stream = sys.stderr
     if args.format == "json":
-        _report(plain, len(files), report_stream)
+        _report(reported, len(files), report_stream)
     else:
         verb = "rewritten" if args.write else ("would change" if not any(p == STDIN for p in files) else "converted")
-        _text(plain, len(files), report_stream, verb)
+        _text(reported, len(files), report_stream, verb)
     for path in unreadable:
         error(f"{path}: no such file or folder")
     if unreadable or failed:
@@ -158,7 +166,30 @@ def run(args) -> int:
     needs_review = any(d.rule == "migration-needs-review" or d.severity == Severity.ERROR for o in plain for d in o.diagnostics)
     if args.check and any(o.changed for o in plain):
         return EXIT_FINDINGS
-    return EXIT_FINDINGS if needs_review else EXIT_OK
+    return EXIT_FINDINGS if needs_review or unwritten else EXIT_OK
+
+
+def _root(path: str) -> str:
+    """A path given on the command line, resolved except for its last part when that is a file (maybe a link)."""
+    if os.path.isdir(path):
+        return os.path.realpath(path)
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(os.path.realpath(folder), name)
+
+
+def _destination(path: str, roots: list[str], follow: bool) -> tuple[str | None, str]:
+    """The file to write for `path`, or None and why it must not be written."""
+    if not os.path.islink(path):
+        return path, ""
+    if not follow:
+        return (
+            None,
+            "a symbolic link; not written, link and target left as they are (--follow-symlinks writes a target inside the given paths)",
+        )
+    target = os.path.realpath(path)
+    if not any(os.path.commonpath([target, root]) == root for root in roots):
+        return None, "a symbolic link to a file outside the given paths; not written, link and target left as they are"
+    return target, ""
 
 
 def _stdout_bytes(data: bytes) -> None:

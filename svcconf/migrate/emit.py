@@ -144,15 +144,15 @@ def keep_original_lines(original: list[str], normalised: list[str], changed: lis
     `normalised` is the unchanged document as the dumper writes it; where it differs from the
     source only in spelling (`[ a ]` for `[a]`, a sequence's indentation) the source line is kept.
     """
-    import difflib
+    from .match import opcodes
 
     source_of: dict[int, str] = {}
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, original, normalised, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes(original, normalised):
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for offset in range(j2 - j1):
                 source_of[j1 + offset] = original[i1 + offset]
     out: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, normalised, changed, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes(normalised, changed):
         if tag == "equal":
             out.extend(source_of.get(i, normalised[i]) for i in range(i1, i2))
         else:

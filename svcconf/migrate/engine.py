@@ -3,22 +3,24 @@
 A document whose conversion changes only scalar values (apiVersion, kind, a nested apiVersion)
 is spliced: those scalars' text is replaced and every other byte is kept. A structural change
 re-emits only that document's body through ruamel's round-trip dumper (imported only then);
-comments before it, `---` lines and everything after it stay byte for byte.
+comments before it, `---` lines and everything after it stay byte for byte. A document the two
+readings could disagree on (`guard`) leaves its whole file unchanged, with the reason.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..construct import PLAIN_TAG, STR_TAG
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..naming import UPSTREAM_DOMAIN, Naming
 from ..registry import canonical, format_release, lifecycle
 from ..source import Document, decode, parse, position
-from . import emit
+from . import emit, guard
 from .ops import Context, Note, Review, clone
+from .rewrite import NotConvertible, Sibling, load, rewrite
 from .steps import Step, chain
 
 
@@ -86,10 +88,12 @@ class Plan:
         self.units: list[Unit] = []
         self.data: Any = data
         self.splices: list[tuple[Path, Any]] | None = None  # None: structural change
+        self.blocker: guard.Blocker | None = None  # why the document cannot be converted safely
 
     @property
     def changes(self) -> bool:
-        return any(u.active for u in self.units) and (self.splices is None or bool(self.splices))
+        active = any(u.active for u in self.units) and self.blocker is None
+        return active and (self.splices is None or bool(self.splices))
 
 
 # --------------------------------------------------------------------------- spelling
@@ -136,7 +140,8 @@ def _scalar_changes(old: Any, new: Any, path: Path = ()) -> list[tuple[Path, Any
     return [] if type(old) is type(new) and old == new else [(path, new)]
 
 
-def _plan_unit(prefix: Path, data: dict, naming: Naming, options: Options, siblings: list, stash: dict) -> tuple[Unit, Any] | None:
+def _unit(prefix: Path, data: dict, naming: Naming, options: Options) -> Unit | None:
+    """The steps that convert one object, or the review saying why none can (None: not an API object)."""
     written_version, written_kind = data.get("apiVersion"), data.get("kind")
     if not isinstance(written_version, str) or not isinstance(written_kind, str):
         return None
@@ -156,9 +161,13 @@ def _plan_unit(prefix: Path, data: dict, naming: Naming, options: Options, sibli
         served = f"{row.group}/{row.version}".lstrip("/")
         reason = f"{served} {row.kind} is not served since {format_release(row.removed)} and has no automatic conversion"
         unit.reviews.append(Review((*prefix, "apiVersion"), reason, replacement))
-    if not unit.steps:
-        return unit, data
-    ctx = Context(target, options.unsafe, siblings)
+    return unit
+
+
+def _convert(unit: Unit, data: dict, naming: Naming, options: Options, siblings: list, stash: dict) -> Any:
+    """The object converted on a copy of its plain data; reviews and notes go to the unit."""
+    prefix = unit.prefix
+    ctx = Context(options.resolved_target(), options.unsafe, siblings)
     ctx.stash = stash
     converted = clone(data)
     reviews: list[Review] = []
@@ -170,10 +179,10 @@ def _plan_unit(prefix: Path, data: dict, naming: Naming, options: Options, sibli
     unit.reviews = [r._replace(path=(*prefix, *r.path)) for r in reviews if not (r.unsafe_fix and options.unsafe)]
     notes = ctx.notes + [Note(r.path, f"applied under --unsafe: {r.reason}", warn=True) for r in unsafe_applied]
     unit.notes = [n._replace(path=(*prefix, *n.path)) for n in notes]
-    unit.new_api_version, unit.new_kind = _spell(naming, written_version, written_kind, unit.steps[-1].target)
+    unit.new_api_version, unit.new_kind = _spell(naming, *unit.written, unit.steps[-1].target)
     converted["apiVersion"] = unit.new_api_version
     converted["kind"] = unit.new_kind
-    return unit, converted
+    return converted
 
 
 def _plan(document: Document, naming: Naming, options: Options, siblings: list, stash: dict) -> Plan | None:
@@ -186,22 +195,26 @@ def _plan(document: Document, naming: Naming, options: Options, siblings: list, 
         candidates = [(("items", index), item) for index, item in enumerate(items) if isinstance(item, dict)]
     else:
         candidates = [((), data)]
+    found = [(unit, unit_data) for prefix, unit_data in candidates if (unit := _unit(prefix, unit_data, naming, options)) is not None]
+    if not found:
+        return None
+    plan.units = [unit for unit, _data in found]
+    if any(unit.steps for unit in plan.units):
+        plan.blocker = guard.read_blocker(document)
+        if plan.blocker is not None:
+            return plan
     converted = None
-    for prefix, unit_data in candidates:
-        planned = _plan_unit(prefix, unit_data, naming, options, siblings, stash)
-        if planned is None:
+    for unit, unit_data in found:
+        if not unit.steps:
             continue
-        unit, new = planned
-        plan.units.append(unit)
+        new = _convert(unit, unit_data, naming, options, siblings, stash)
         if not unit.active:
             continue
-        if not prefix:
+        if not unit.prefix:
             converted = new
         else:
             converted = converted if converted is not None else clone(data)
-            converted["items"][prefix[1]] = new
-    if not plan.units:
-        return None
+            converted["items"][unit.prefix[1]] = new
     if converted is not None:
         plan.data = converted
         plan.splices = _scalar_changes(data, converted)
@@ -224,75 +237,14 @@ def _node_at(root: Node, path: Path) -> Node | None:
 
 
 def _splice(text: str, plan: Plan) -> list[tuple[int, int, str]] | None:
+    """Replacements of the changed scalars (None: re-emit the document, which also checks explicit tags)."""
     out = []
     for path, value in plan.splices or []:
         node = _node_at(plan.document.root, path)
-        if not isinstance(node, ScalarNode) or node.style in ("|", ">"):
+        if not isinstance(node, ScalarNode) or node.style in ("|", ">") or node.tag not in (PLAIN_TAG, STR_TAG):
             return None
         out.append((node.start_mark.index, node.end_mark.index, emit.scalar_text(value, node)))
     return out
-
-
-def _reads_as(text: str, data: Any) -> bool:
-    source = parse("-", text)
-    return not source.problems and len(source.documents) == 1 and source.documents[0].data == data
-
-
-def _rewrite(text: str, plan: Plan, indent: emit.Indent, options: Options, loaded: dict) -> tuple[int, int, str] | None:
-    start, end = emit.body_span(text, plan.document.root)
-    body = text[start:end]
-    crlf = "\r\n" in body
-    if crlf:
-        body = body.replace("\r\n", "\n")
-    info = loaded[plan.document.index]
-    document = info["data"]
-    ctx = Context(options.resolved_target(), options.unsafe, info["siblings"])
-    ctx.stash = info["stash"]
-    ctx.lines = body.split("\n")
-    for unit in plan.units:
-        if not unit.active:
-            continue
-        target = document if not unit.prefix else document["items"][unit.prefix[1]]
-        for key, value in (("apiVersion", unit.new_api_version), ("kind", unit.new_kind)):
-            old = target.get(key)
-            target[key] = type(old)(value) if isinstance(old, str) and type(old) is not str else value
-        for step in unit.steps:
-            for op in step.ops:
-                op.apply(target, ctx)
-    if plan.document.root.flow_style:
-        new = json.dumps(document, indent=indent.mapping, ensure_ascii=False)
-    else:
-        dumped = emit.fix_comments(emit.dump(info["yaml"], document).rstrip("\n"), ctx.comment_fixes)
-        normalised = emit.dump(info["yaml"], info["yaml"].load(body)).rstrip("\n")
-        merged = "\n".join(emit.keep_original_lines(body.split("\n"), normalised.split("\n"), dumped.split("\n")))
-        # Kept source lines must fit the new ones (a file indented unevenly may not): check, else take the dump.
-        new = next((candidate for candidate in (merged, dumped) if _reads_as(candidate, plan.data)), None)
-        if new is None:
-            return None
-    if crlf:
-        new = new.replace("\n", "\r\n")
-    return start, end, new
-
-
-def _load_round_trip(text: str, plans: list[Plan], indent: emit.Indent) -> dict:
-    """Round-trip objects of every document to re-emit, loaded before any is changed (cross-document moves)."""
-    yaml = emit.round_trip_yaml(indent)
-    loaded: dict[int, dict] = {}
-    stash: dict = {}
-    siblings: list = []
-    for plan in plans:
-        start, end = emit.body_span(text, plan.document.root)
-        body = text[start:end].replace("\r\n", "\n")
-        data = json.loads(body) if plan.document.root.flow_style else yaml.load(body)
-        loaded[plan.document.index] = {"data": data, "yaml": yaml, "siblings": siblings, "stash": stash}
-        siblings.append(Sibling(plan.units[0].gvk[2] if plan.units else "", data, body.split("\n")))
-    return loaded
-
-
-class Sibling(NamedTuple):
-    kind: str
-    data: Any
-    lines: list
 
 
 def _diagnostic(name: str, document: Document, plan: Plan, rule: str, severity: Severity, message: str, path: Path = ()) -> Diagnostic:
@@ -328,30 +280,32 @@ def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -
                     _diagnostic(name, plan.document, plan, "migration-needs-review", Severity.WARNING, message, review.path)
                 )
     changing = [p for p in plans if p.changes]
+    blocked = [(p, p.blocker) for p in plans if p.blocker is not None]
+    replacements: list[tuple[int, int, str]] = []
+    rewritten: set[int] = set()
+    if changing and not blocked:
+        replacements, rewritten, blocked = _edit(text, source.documents, changing, options)
+    if blocked:
+        # Documents of one file can exchange fields (kubeadm): converting only some could lose one.
+        for plan, blocker in blocked:
+            outcome.diagnostics.append(
+                Diagnostic(
+                    name,
+                    blocker.line,
+                    blocker.column,
+                    "migration-needs-review",
+                    Severity.WARNING,
+                    f"{blocker.reason}; file left unchanged",
+                    blocker.path,
+                    plan.document.index + 1,
+                    *plan.written,
+                )
+            )
+        return None
     if not changing:
         return None
-    replacements: list[tuple[int, int, str]] = []
-    rewrites = []
     for plan in changing:
-        spliced = _splice(text, plan) if plan.splices is not None else None
-        if spliced is None:
-            rewrites.append(plan)
-        else:
-            replacements.extend(spliced)
-    if rewrites:
-        indent = emit.detect_indent([d.root for d in source.documents])
-        loaded = _load_round_trip(text, rewrites, indent)
-        for plan in list(rewrites):
-            rewritten = _rewrite(text, plan, indent, options, loaded)
-            if rewritten is None:
-                rewrites.remove(plan)
-                changing.remove(plan)
-                message = "the rewritten document would not read back as the conversion; left unchanged (please report this file)"
-                outcome.diagnostics.append(_diagnostic(name, plan.document, plan, "migration-needs-review", Severity.WARNING, message))
-            else:
-                replacements.append(rewritten)
-    for plan in changing:
-        mode = "rewrite" if plan in rewrites else "splice"
+        mode = "rewrite" if plan.document.index in rewritten else "splice"
         for unit in (u for u in plan.units if u.active):
             before, after = _describe(unit)
             line = plan.document.root.start_mark.line + 1 if not unit.prefix else position(plan.document.root, unit.prefix)[0]
@@ -372,6 +326,31 @@ def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -
         cursor = end
     pieces.append(text[cursor:])
     return "".join(pieces)
+
+
+def _edit(
+    text: str, documents: list[Document], changing: list[Plan], options: Options
+) -> tuple[list[tuple[int, int, str]], set[int], list[tuple[Plan, guard.Blocker]]]:
+    """The text replacements of every changing document, the documents re-emitted, and those that cannot be."""
+    replacements: list[tuple[int, int, str]] = []
+    rewrites = []
+    for plan in changing:
+        spliced = _splice(text, plan) if plan.splices is not None else None
+        if spliced is None:
+            rewrites.append(plan)
+        else:
+            replacements.extend(spliced)
+    if not rewrites:
+        return replacements, set(), []
+    indent = emit.detect_indent([d.root for d in documents])
+    yaml = emit.round_trip_yaml(indent)
+    loaded, blocked = load(text, rewrites, yaml)
+    for plan in rewrites if not blocked else []:
+        try:
+            replacements.append(rewrite(text, plan, yaml, indent, options, loaded))
+        except NotConvertible as err:
+            blocked.append((plan, err.blocker))
+    return replacements, {plan.document.index for plan in rewrites}, blocked
 
 
 def migrate_bytes(name: str, data: bytes, options: Options | None = None) -> FileOutcome:

@@ -259,16 +259,23 @@ class Rename(Op):
 
 
 class Remove(Op):
-    """Delete key `key` from every map at `parent`, naming the dropped value in a note."""
+    """Delete key `key` from every map at `parent`, naming the dropped value in a note.
 
-    def __init__(self, parent: Path, key: str, why: str, safe: bool = True) -> None:
-        self.parent, self.key, self.why, self.safe = tuple(parent), key, why, safe
+    `warn` False: the value carried nothing the new version needs (server-managed): an info note.
+    """
+
+    def __init__(self, parent: Path, key: str, why: str, safe: bool = True, warn: bool = True) -> None:
+        self.parent, self.key, self.why, self.safe, self.warn = tuple(parent), key, why, safe, warn
 
     def apply(self, doc: dict, ctx: Context) -> None:
         for path, mapping in walk(doc, self.parent):
             if isinstance(mapping, dict) and self.key in mapping:
                 value, _comment = pop(mapping, self.key)
-                ctx.note((*path, self.key), self.why, tuple(leaves(value)))
+                dropped = tuple(leaves(value))
+                if self.warn:
+                    ctx.note((*path, self.key), self.why, dropped)
+                else:
+                    ctx.note((*path, self.key), f"{self.why} (was {', '.join(str(v) for v in dropped)})")
 
 
 class SetIfAbsent(Op):

@@ -62,6 +62,8 @@ def check_plugins(doc: dict, ctx: Context) -> Iterator[Finding]:
         base = ("plugins", i)
         name = text(entry.get("name"))
         yield from _check_name(base, entry, name, seen, i)
+        if name and seen[name] != i:
+            continue  # the server reads only the first entry of a name (ConfigFor): this one is never read
         configuration = entry.get("configuration")
         path = entry.get("path")
         if configuration is not None and path:
@@ -72,7 +74,7 @@ def check_plugins(doc: dict, ctx: Context) -> Iterator[Finding]:
             )
         elif path and isinstance(path, str):
             yield from _check_path(base + ("path",), path, ctx)
-        if configuration is None and not path and name in NEEDS_CONFIG and seen.get(name) == i:
+        if configuration is None and not path and name in NEEDS_CONFIG:
             yield Finding("plugin-config-required", base, NEEDS_CONFIG[name])
         if isinstance(configuration, dict):
             yield from _embedded(base + ("configuration",), name, configuration, ctx)
@@ -134,6 +136,23 @@ def _embedded(where: tuple, name: str, configuration: dict, ctx: Context) -> Ite
         yield from check_plugin_config(where, configuration, ctx)
         return
     api_version, kind = EMBEDDED_DEFAULTS.get(name, (None, None))
+    written = configuration.get("apiVersion")
+    if api_version and isinstance(written, str) and written:
+        # The plugin decodes its configuration with a scheme of its own group alone (PodSecurity:
+        # pod-security-admission/admission/api/load/load.go), so another group is refused.
+        from ..naming import Naming
+
+        group = api_version.rpartition("/")[0]
+        naming = Naming(ctx.options.get("api_domain", "k8s.io"))
+        parsed = naming.api_version(written)
+        if parsed is None or parsed.group != group:
+            shown = configuration.get("kind") if isinstance(configuration.get("kind"), str) else kind
+            yield Finding(
+                "unknown-api-version",
+                where + ("apiVersion",),
+                f'no kind "{shown}" is registered for version "{written}": the {name} plugin reads only {naming.spell_group(group)}',
+            )
+            return
     yield from ctx.embedded(where, configuration, api_version, kind)
 
 
@@ -161,16 +180,23 @@ def check_webhook_admission(doc: dict, ctx: Context) -> Iterator[Finding]:
         yield invalid(("staticManifestsDir",), manifests, problem, "admission-file-unreadable", Severity.WARNING)
 
 
+# Keys of an unversioned admission file -> the plugin that reads it. The server hands such a file
+# whole to both plugins (legacyPluginsWithUnversionedConfig, staging/src/k8s.io/apiserver/pkg/
+# admission/config.go); each reads only its own key.
+LEGACY_PLUGIN_KEYS = {"imagePolicy": "ImagePolicyWebhook", "podNodeSelectorPluginConfig": "PodNodeSelector"}
+
+
 def check_legacy_config(doc: dict, ctx: Context) -> Iterator[Finding]:
     """An unversioned admission plugin file (no apiVersion, no kind), which the server still accepts (ADM-004)."""
-    plugin = "ImagePolicyWebhook" if "imagePolicy" in doc else "PodNodeSelector"
+    plugins = [plugin for key, plugin in LEGACY_PLUGIN_KEYS.items() if key in doc]
     yield advice(
         "legacy-admission-config",
         (),
-        f"legacy unversioned admission config: the API server reads this file as the {plugin} plugin's configuration; "
+        f"legacy unversioned admission config: the API server reads this file as the configuration of the "
+        f"{' and '.join(plugins)} plugin{'s' * (len(plugins) > 1)}; "
         f"embed it in an AdmissionConfiguration (apiserver.config.k8s.io/v1) under plugins[].configuration",
     )
-    if plugin == "ImagePolicyWebhook":
+    if "ImagePolicyWebhook" in plugins:
         from .imagepolicy import check_plugin_config
 
-        yield from check_plugin_config((), doc, ctx)
+        yield from check_plugin_config((), doc, ctx, shared_with=frozenset(LEGACY_PLUGIN_KEYS))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..go.names import dns1123_subdomain
 from ..model import Finding, Severity
 from . import Context, advice, invalid, items, mapping, required, rule
-from .k8s_names import dns1123_subdomain
 
 STAGES = ("RequestReceived", "ResponseStarted", "ResponseComplete", "Panic")
 LEVELS = ("None", "Metadata", "Request", "RequestResponse")

@@ -6,19 +6,17 @@ CEL is compiled through svcconf.cel, imported only when an expression is present
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
-from ipaddress import ip_address
 from urllib.parse import urlsplit
 
+from ..go.names import dns1123_subdomain
+from ..go.net import parse_ip
+from ..go.pem import blocks as pem_blocks
 from ..model import Anchor, Finding, Path, Severity, render_path
 from . import Context, advice, duplicate, forbidden, invalid, items, mapping, required, rule, text
-from .k8s_names import SUBDOMAIN, SUBDOMAIN_MESSAGE
 
-_EXTRA_PATH = re.compile(r"^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$")
-_PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----\r?\n(.*?)-----END \1-----", re.DOTALL)
+_EXTRA_PATH = re.compile(r"^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+\Z")
 _EMAIL_MESSAGE = (
     "claims.email_verified must be used in claimMappings.username.expression or claimMappings.extra[*].valueExpression "
     "or claimValidationRules[*].expression when claims.email is used in claimMappings.username.expression"
@@ -184,16 +182,15 @@ def _check_ca(path: Path, data) -> Iterator[Finding]:
     """At least one PEM CERTIFICATE block that parses, as client-go's ParseCertsPEM reads the bundle."""
     if not isinstance(data, str) or not data:
         return
-    for match in _PEM.finditer(data):
-        body = match.group(2)
-        if match.group(1) != "CERTIFICATE" or ":" in body:
+    found = False
+    for block in pem_blocks(data):
+        if block.type != "CERTIFICATE" or block.headers:
             continue  # other block types and blocks with headers are skipped
-        try:
-            der = base64.b64decode("".join(body.split()), validate=True)
-        except (binascii.Error, ValueError):
-            continue  # not a PEM block to Go's decoder
-        if not _looks_like_certificate(der):
+        if not _looks_like_certificate(block.data):
             yield Finding("invalid-certificate-authority", path, 'Invalid value: "<omitted>": x509: malformed certificate')
+            return
+        found = True
+    if found:
         return
     yield Finding(
         "invalid-certificate-authority",
@@ -304,10 +301,7 @@ def extra_key_problems(key: str, ctx: Context) -> list[tuple[str, str]]:
     if not slash or not prefix or not rest:
         return [(key, 'must be a domain-prefixed path (such as "acme.io/foo")')]
     out = []
-    if len(prefix) > 253:
-        out.append((prefix, "must be no more than 253 characters"))
-    if not SUBDOMAIN.match(prefix):
-        out.append((prefix, SUBDOMAIN_MESSAGE))
+    out.extend((prefix, problem) for problem in dns1123_subdomain(prefix))
     if not _EXTRA_PATH.match(rest):
         out.append((rest, "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"))
     if key != key.lower():
@@ -366,7 +360,7 @@ def _accepted(expression: str, want_bool: bool, ctx: Context) -> bool:
     return not result.error and (not want_bool or result.type_name in ("bool", cel.UNKNOWN))
 
 
-_EMAIL_INDEX = re.compile(r"""\bclaims\s*\[\s*(['"])email\1\s*\]""")
+_EMAIL_INDEX = re.compile(r"""\bclaims\s*\[\s*(['"])email\1\s*\]""", re.ASCII)
 
 
 def _email_by_index_advice(base: Path, jwt: dict) -> Iterator[Finding]:
@@ -457,8 +451,7 @@ def _public_issuer_advice(base: Path, issuer: dict, jwt: dict) -> Iterator[Findi
 def is_public_host(host: str) -> bool:
     """A host reachable on the public internet: a dotted DNS name outside private suffixes, or a public IP."""
     host = host.lower().rstrip(".")
-    try:
-        return ip_address(host).is_global
-    except ValueError:
-        pass
+    ip = parse_ip(host)
+    if ip is not None:
+        return ip.is_global
     return "." in host and not host.endswith(_PRIVATE_SUFFIXES)

@@ -11,11 +11,11 @@ import posixpath
 import stat
 from collections.abc import Iterator
 
+from ..go.durations import format_duration, parse_duration
+from ..go.names import dns1123_subdomain
 from ..model import Finding, Path, Severity
 from . import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
 from .authn import check_cel, unknown
-from .durations import format_duration, parse_duration
-from .k8s_names import SUBDOMAIN, SUBDOMAIN_MESSAGE
 
 KNOWN_TYPES = ("ABAC", "AlwaysAllow", "AlwaysDeny", "Node", "RBAC", "Webhook")  # sorted, as the message lists them
 REPEATABLE = ("Webhook",)
@@ -56,9 +56,7 @@ def _check_authorizer(path: Path, authorizer: dict, types: set[str], names: set[
     elif name in names:
         yield duplicate(path + ("name",), name, "duplicate-authorizer-name")
     else:
-        problems = (["must be no more than 253 characters"] if len(name) > 253 else []) + (
-            [] if SUBDOMAIN.match(name) else [SUBDOMAIN_MESSAGE]
-        )
+        problems = dns1123_subdomain(name)
         if problems:
             yield invalid(path + ("name",), name, "authorizer name is invalid: " + ", ".join(problems), "invalid-authorizer-name")
         elif kind != "Webhook" and name != kind.lower():

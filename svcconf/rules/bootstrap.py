@@ -7,21 +7,24 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..go.durations import parse_duration
+from ..go.names import dns1123_subdomain, qualified_name
+from ..go.net import AddressError, parse_ip_sloppy, split_host_port
+from ..go.url import parse_url
 from ..model import Finding, Path
 from ..secrets import Masked
 from . import Context, advice, invalid, items, mapping, not_supported, required, rule
 from . import bootstrap_cluster as cluster
-from .bootstrap_net import hex_problem, is_absolute, is_subdomain, parse_ip, split_host_port, subdomain_problems, url_scheme
 
-TOKEN = re.compile(r"^([a-z0-9]{6})\.([a-z0-9]{16})$")
+TOKEN = re.compile(r"^([a-z0-9]{6})\.([a-z0-9]{16})\Z")
 TOKEN_ID = re.compile(r"^[a-z0-9]{6}")
-GROUP = re.compile(r"^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$")
+GROUP = re.compile(r"^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\Z")
 GROUP_PATTERN = r"\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\z"
 USAGES = ("signing", "authentication")
 PULL_POLICIES = ("Always", "IfNotPresent", "Never")
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 UNMOUNT_FLAGS = ("MNT_FORCE", "MNT_DETACH", "MNT_EXPIRE", "UMOUNT_NOFOLLOW")
-CA_HASH = re.compile(r"^[0-9a-fA-F]*$")
+CA_HASH = re.compile(r"^[0-9a-fA-F]*\Z")
 KINDS = ("InitConfiguration", "ClusterConfiguration", "JoinConfiguration", "ResetConfiguration", "UpgradeConfiguration")
 
 
@@ -82,13 +85,14 @@ def _bootstrap_token(path: Path, token: dict) -> Iterator[Finding]:
 
 
 def _non_positive_duration(value: str) -> bool:
-    return value.startswith("-") or not re.search(r"[1-9]", value)
+    ns = parse_duration(value)
+    return ns is not None and ns <= 0
 
 
 def check_api_endpoint(path: Path, endpoint: dict) -> Iterator[Finding]:
     address = endpoint.get("advertiseAddress")
     # Empty is filled from the host's default route at run time, so only a written value is checked.
-    if isinstance(address, str) and address and parse_ip(address) is None:
+    if isinstance(address, str) and address and parse_ip_sloppy(address) is None:
         yield invalid(path + ("advertiseAddress",), address, "ip address is not valid", "invalid-advertise-address")
     port = endpoint.get("bindPort")
     # 0 is Go's zero value and becomes 6443.
@@ -115,7 +119,7 @@ def check_node_registration(path: Path, node: dict, ctx: Context) -> Iterator[Fi
     if isinstance(name, str) and name.strip():
         # The tool trims and lower-cases the name before validating it.
         lowered = name.strip().lower()
-        for problem in subdomain_problems(lowered):
+        for problem in dns1123_subdomain(lowered):
             yield invalid(path + ("name",), lowered, problem, "invalid-node-name")
     yield from check_cri_socket(path + ("criSocket",), node.get("criSocket"))
     yield from check_args(path + ("kubeletExtraArgs",), node.get("kubeletExtraArgs"))
@@ -131,7 +135,7 @@ def check_cri_socket(path: Path, value: Any) -> Iterator[Finding]:
     if not isinstance(value, str) or not value:
         return
     if not value.startswith("unix"):
-        scheme, _error = url_scheme(value)
+        scheme, _error = parse_url(value)
         if scheme and "://" in value:
             yield invalid(path, value, f'only URL scheme "unix" is supported, got "{scheme}"', "invalid-cri-socket")
             return
@@ -142,7 +146,7 @@ def check_cri_socket(path: Path, value: Any) -> Iterator[Finding]:
             f'Automatically prepending scheme "unix" to the "criSocket" with value "{value}". Please update your configuration!',
         )
         return
-    scheme, _error = url_scheme(value)
+    scheme, _error = parse_url(value)
     if scheme != "unix":
         yield invalid(path, value, f'only URL scheme "unix" is supported, got "{scheme}"', "invalid-cri-socket")
 
@@ -152,7 +156,7 @@ def _taint(path: Path, taint: dict) -> Iterator[Finding]:
     key = taint.get("key")
     if not key:
         yield required(path + ("key",))
-    elif isinstance(key, str) and not _qualified_name(key):
+    elif isinstance(key, str) and qualified_name(key):
         yield invalid(
             path + ("key",),
             key,
@@ -166,16 +170,6 @@ def _taint(path: Path, taint: dict) -> Iterator[Finding]:
         yield not_supported(path + ("effect",), effect, TAINT_EFFECTS, "invalid-node-taint")
 
 
-_NAME_PART = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-
-
-def _qualified_name(key: str) -> bool:
-    prefix, _, name = key.rpartition("/")
-    if prefix and not is_subdomain(prefix):
-        return False
-    return len(name) <= 63 and bool(_NAME_PART.match(name))
-
-
 def check_preflight(path: Path, value: Any) -> Iterator[Finding]:
     names = sorted({v.lower() for _i, v in items(value) if isinstance(v, str)})
     if "all" in names and len(names) > 1:
@@ -187,6 +181,19 @@ def check_args(path: Path, value: Any) -> Iterator[Finding]:
     for index, arg in items(value):
         if isinstance(arg, dict) and not arg.get("name"):
             yield invalid(path + (index,), f"index {index}", "argument has no name", "extra-arg-without-name")
+
+
+def is_absolute(path: str) -> bool:
+    return path.startswith("/")
+
+
+def hex_problem(value: str) -> tuple[str | None, int]:
+    """(decoding error, decoded length) of Go's hex.DecodeString, never quoting the input."""
+    if any(ch not in "0123456789abcdefABCDEF" for ch in value):
+        return "encoding/hex: invalid byte", 0
+    if len(value) % 2:
+        return "encoding/hex: odd length hex string", 0
+    return None, len(value) // 2
 
 
 def check_absolute(path: Path, value: Any) -> Iterator[Finding]:
@@ -237,9 +244,10 @@ def _token_discovery(path: Path, token: dict) -> Iterator[Finding]:
     if not endpoint:
         yield required(path + ("apiServerEndpoint",), "APIServerEndpoint is not set", "invalid-discovery-endpoint")
     elif isinstance(endpoint, str):
-        parts = split_host_port(endpoint)
-        if isinstance(parts, str):
-            yield invalid(path + ("apiServerEndpoint",), endpoint, parts, "invalid-discovery-endpoint")
+        try:
+            split_host_port(endpoint)
+        except AddressError as err:
+            yield invalid(path + ("apiServerEndpoint",), endpoint, str(err), "invalid-discovery-endpoint")
     hashes = token.get("caCertHashes")
     unsafe = token.get("unsafeSkipCAVerification") is True
     if not hashes and not unsafe:
@@ -282,8 +290,8 @@ def _file_discovery(path: Path, value: Any, ctx: Context) -> Iterator[Finding]:
     if not isinstance(value, str) or not value:
         yield required(path)
         return
-    scheme, error = url_scheme(value)
-    if error or " " in value.split("://", 1)[-1].split("/", 1)[0]:
+    scheme, error = parse_url(value)
+    if error:
         yield invalid(path, value, "not a valid HTTPS URL or a file on disk", "invalid-discovery-file")
     elif scheme and scheme != "file" and len(scheme) > 1 and scheme != "https":
         yield invalid(path, value, "if a URL is used, the scheme must be https", "invalid-discovery-file")

@@ -7,21 +7,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..go.names import dns1123_subdomain, is_subdomain, wildcard_dns1123_subdomain
+from ..go.net import AddressError, parse_cidr_sloppy, parse_ip_sloppy, parse_port, split_host_port
+from ..go.numbers import parse_int
+from ..go.reference import valid_image_repository
+from ..go.url import parse_url
 from ..model import Finding, Path, render_value
 from ..registry import parse_release
 from ..tables import read_table
 from . import Context, advice, invalid, items, mapping
-from .bootstrap_net import (
-    WILDCARD_MESSAGE,
-    endpoint_host,
-    host_port_problem,
-    is_subdomain,
-    parse_cidr,
-    parse_ip,
-    subdomain_problems,
-    url_scheme,
-    valid_image_repository,
-)
 
 MIN_SERVICE_ADDRESSES = 10
 MIN_POD_ADDRESSES = 14
@@ -29,10 +23,13 @@ MAX_SERVICE_HOST_BITS = 20
 MAX_NODE_MASK_DIFFERENCE = 16
 DEFAULT_NODE_MASK = {4: 24, 6: 64}
 ALGORITHMS = ("ECDSA-P256", "RSA-2048", "RSA-3072", "RSA-4096")
-SITE_LOCAL = parse_cidr("fec0::/10")
-SEMVER = re.compile(r"^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)([-\w.+]*)?$")
-LABEL = re.compile(r"^((latest|stable)+(-[1-9](\.[1-9](\d)?)?)?)$")
-BUCKET = re.compile(r"^((release|ci)/)?([-\w.+]+)$")
+SITE_LOCAL = parse_cidr_sloppy("fec0::/10")
+# kubeadm's version patterns (util/version.go), with Go's ASCII \w and \d spelled out. The release
+# pattern's third number and suffix, `(0|[1-9][0-9]*)([-\w.+]*)?`, match the same texts as one digit
+# followed by suffix characters, written that way so that digits cannot be split two ways.
+SEMVER = re.compile(r"^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.[0-9][-0-9A-Za-z_.+]*\Z")
+LABEL = re.compile(r"^(latest|stable)+(-[1-9](\.[1-9][0-9]?)?)?\Z")
+BUCKET = re.compile(r"^((release|ci)/)?([-0-9A-Za-z_.+]+)\Z")
 
 
 def check(doc: dict, ctx: Context) -> Iterator[Finding]:
@@ -40,7 +37,7 @@ def check(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from _image_repository(("dns", "imageRepository"), dns.get("imageRepository"))
     yield from _networking(doc, mapping(doc.get("networking")))
     api_server = mapping(doc.get("apiServer"))
-    yield from _sans(("apiServer", "certSANs"), api_server.get("certSANs"))
+    yield from _sans(("apiServer", "certSANs"), api_server.get("certSANs"), lowercase=True)
     from .bootstrap import check_absolute, check_args
 
     for component in ("apiServer", "controllerManager", "scheduler"):
@@ -79,7 +76,7 @@ def _image_repository(path: Path, value: Any) -> Iterator[Finding]:
 def _networking(doc: dict, net: dict) -> Iterator[Finding]:
     domain = net.get("dnsDomain")
     if isinstance(domain, str) and domain:
-        for problem in subdomain_problems(domain):
+        for problem in dns1123_subdomain(domain):
             yield invalid(("networking", "dnsDomain"), domain, problem, "invalid-dns-domain")
     service = net.get("serviceSubnet")
     if isinstance(service, str) and service:
@@ -103,7 +100,7 @@ def _networking(doc: dict, net: dict) -> Iterator[Finding]:
 
 def _subnets(path: Path, raw: str, minimum: int, rule_id: str):
     """Parse a comma list of CIDRs; yields findings and returns the networks when all parse."""
-    networks = [parse_cidr(part) for part in raw.split(",")]
+    networks = [parse_cidr_sloppy(part) for part in raw.split(",")]
     if any(n is None for n in networks):
         yield invalid(path, raw, "couldn't parse subnet", rule_id)
         return []
@@ -130,7 +127,8 @@ def _node_mask(doc: dict, network) -> Iterator[Finding]:
     written = _last_arg(mapping(doc.get("controllerManager")).get("extraArgs"), flag)
     node_mask = DEFAULT_NODE_MASK[network.version]
     if written is not None:
-        if not re.fullmatch(r"[-+]?\d+", written):
+        node_mask = parse_int(written)  # strconv.Atoi
+        if node_mask is None:
             yield invalid(
                 path,
                 str(network),
@@ -138,7 +136,6 @@ def _node_mask(doc: dict, network) -> Iterator[Finding]:
                 "pod-subnet-node-mask",
             )
             return
-        node_mask = int(written)
     pod_mask = network.prefixlen
     if pod_mask > node_mask:
         yield invalid(
@@ -174,13 +171,19 @@ last_arg = _last_arg
 # --------------------------------------------------------------------------- names and endpoints
 
 
-def _sans(path: Path, values: Any) -> Iterator[Finding]:
+def _sans(path: Path, values: Any, lowercase: bool = False) -> Iterator[Finding]:
+    """Check extra SANs; kubeadm lower-cases the API server's before validating them (LowercaseSANs)."""
     for index, san in items(values):
-        if not isinstance(san, str) or parse_ip(san) is not None or is_subdomain(san):
+        if not isinstance(san, str):
             continue
-        if san.startswith("*.") and is_subdomain(san[2:]):
+        if lowercase:
+            san = san.lower()
+        if is_subdomain(san):
             continue
-        detail = "; ".join(subdomain_problems(san) + [WILDCARD_MESSAGE])
+        wildcard_problems = wildcard_dns1123_subdomain(san)
+        if not wildcard_problems or parse_ip_sloppy(san) is not None:
+            continue
+        detail = "; ".join(dns1123_subdomain(san) + wildcard_problems)
         yield invalid(
             path + (index,),
             san,
@@ -193,17 +196,30 @@ def _control_plane_endpoint(doc: dict, ctx: Context) -> Iterator[Finding]:
     value = doc.get("controlPlaneEndpoint")
     if not isinstance(value, str) or not value:
         return
-    problem = host_port_problem(value)
-    if problem:
+    host = _parse_host_port(value)
+    if host is None:
         yield invalid(("controlPlaneEndpoint",), value, "endpoint is not valid", "invalid-control-plane-endpoint")
         return
-    if parse_ip(endpoint_host(value)) is not None and _several_control_planes(ctx):
+    if parse_ip_sloppy(host) is not None and _several_control_planes(ctx):
         yield advice(
             "control-plane-endpoint-bare-ip",
             ("controlPlaneEndpoint",),
             f"controlPlaneEndpoint {value} is a bare IP while more than one control plane is planned: the address cannot move "
             "to another node; use a DNS name or a load balancer address",
         )
+
+
+def _parse_host_port(value: str) -> str | None:
+    """The host of kubeadm's ParseHostPort (host[:port], host an IP or a DNS subdomain), or None where it fails."""
+    try:
+        host, port = split_host_port(value)
+    except AddressError:
+        host, port = value, ""  # the whole text is the host
+    if port and not 1 <= (parse_port(port) or 0) <= 65535:
+        return None
+    if parse_ip_sloppy(host) is None and not is_subdomain(host):
+        return None
+    return host
 
 
 def _several_control_planes(ctx: Context) -> bool:
@@ -262,7 +278,7 @@ def _external_etcd(external: dict) -> Iterator[Finding]:
     for index, url in items(endpoints):
         if not isinstance(url, str):
             continue
-        scheme, error = url_scheme(url)
+        scheme, error = parse_url(url)
         if error:
             yield invalid(path + ("endpoints", index), url, f"URL parse error: {error}", "invalid-etcd-endpoint")
         elif not scheme:

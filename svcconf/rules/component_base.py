@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from ..go.durations import format_duration, parse_duration
 from ..model import Finding, Path, Severity
 from . import Context, advice, invalid, mapping, required
-from .durations import format_duration, parse_duration
 
 # RecommendedDefaultLeaderElectionConfiguration, with the lock that scheduler, KCM and CCM set first.
 LEADER_ELECTION_DEFAULTS = {
@@ -25,6 +25,7 @@ LEADER_ELECTION_DEFAULTS = {
 }
 JITTER_FACTOR = Fraction(12, 10)  # client-go leaderelection.JitterFactor
 CONTENT_TYPES = ("application/json", "application/vnd.kubernetes.protobuf")
+_WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:\ or C:/ starts an absolute path on Windows
 
 
 def _effective(le: dict, defaults: dict, key: str) -> Any:
@@ -83,7 +84,33 @@ def _resource_fields(path: Path, le: dict, merged: dict, ctx: Context, leases_on
                 yield invalid(path + (key,), "", f"{key} is required", "missing-field")
     lock = _effective(le, merged, "resourceLock")
     if leases_only and isinstance(lock, str) and lock and lock != "leases":
-        yield invalid(path + ("resourceLock",), lock, 'resourceLock value must be "leases"', "resource-lock-not-leases")
+        yield from _lock_problem(path + ("resourceLock",), lock, ctx)
+
+
+# client-go's lock types: the one-object locks went in 1.24 (kubernetes#106852), the migration
+# multilocks (from 1.17) in 1.28 (kubernetes#117558); the components accept only leases from 1.27
+# (kubernetes#114055).
+OLD_LOCKS = ("endpoints", "configmaps")
+MULTILOCKS = ("endpointsleases", "configmapsleases")
+
+
+def _lock_problem(path: Path, lock: str, ctx: Context) -> Iterator[Finding]:
+    """A lock other than leases, as the scheduler and the controller managers of the target release take it."""
+    if ctx.at_least(1, 27):
+        yield invalid(path, lock, 'resourceLock value must be "leases"', "resource-lock-not-leases")
+    elif lock in OLD_LOCKS and ctx.at_least(1, 24):
+        # resourcelock.New refuses it when leader election starts: the component exits.
+        yield invalid(path, lock, f"{lock} lock is removed, migrate to {lock}leases", "resource-lock-not-leases")
+    elif lock in OLD_LOCKS:
+        yield advice(
+            "resource-lock-not-leases", path, f"client-go removes the {lock} lock in 1.24; migrate to {lock}leases, then to leases"
+        )
+    elif lock in MULTILOCKS and ctx.at_least(1, 17):
+        yield advice(
+            "resource-lock-not-leases", path, f"the {lock} lock is accepted until 1.26; from 1.27 only leases is; switch to leases"
+        )
+    else:
+        yield invalid(path, lock, f"Invalid lock-type {lock}", "resource-lock-not-leases")
 
 
 def _ignored_settings(path: Path, le: dict) -> Iterator[Finding]:
@@ -127,7 +154,7 @@ def check_client_connection(path: Path, cc: dict, ctx: Context, check_burst: boo
             )
     yield from _content_types(path, cc)
     kubeconfig = cc.get("kubeconfig")
-    if isinstance(kubeconfig, str) and kubeconfig and not kubeconfig.startswith("/") and not re.match(r"^[A-Za-z]:[\\/]", kubeconfig):
+    if isinstance(kubeconfig, str) and kubeconfig and not kubeconfig.startswith("/") and not _WINDOWS_DRIVE.match(kubeconfig):
         yield advice(
             "relative-kubeconfig-path",
             path + ("kubeconfig",),

@@ -10,11 +10,11 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 
+from ..go.durations import format_duration, parse_duration
+from ..go.net import parse_cidr_sloppy
 from ..model import Finding, Severity
 from . import Context, advice, invalid, items, mapping, required, rule, text
 from .component_base import check_client_connection, check_debugging, check_leader_election
-from .durations import format_duration, parse_duration
-from .go_net import parse_cidr
 from .leader_migration import CCM_CONTROLLERS, CCM_WEBHOOKS, KCM_CONTROLLERS, leader_migration
 
 KCM = "KubeControllerManagerConfiguration"
@@ -85,12 +85,14 @@ def check_generic(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from check_leader_election(base + ("LeaderElection",), mapping(generic.get("LeaderElection")), ctx, defaults)
     yield from check_client_connection(base + ("ClientConnection",), mapping(generic.get("ClientConnection")), ctx)
     yield from check_debugging(base + ("Debugging",), mapping(generic.get("Debugging")), ctx)
-    known = KCM_CONTROLLERS if kind == KCM else CCM_CONTROLLERS
-    yield from _name_list(base + ("Controllers",), generic.get("Controllers"), known, "controllers", "unknown-controller")
+    # kube-controller-manager's controller list is fixed, so it refuses a name it does not know;
+    # a cloud provider adds its own controllers to cloud-controller-manager's list.
+    known, severity = (KCM_CONTROLLERS, Severity.ERROR) if kind == KCM else (CCM_CONTROLLERS, Severity.WARNING)
+    yield from _name_list(base + ("Controllers",), generic.get("Controllers"), known, "controllers", "unknown-controller", severity)
     migration = generic.get("LeaderMigration")
     if generic.get("LeaderMigrationEnabled") is True:
         if isinstance(migration, dict) and migration:
-            yield from leader_migration(base + ("LeaderMigration",), migration, with_lock=True)
+            yield from leader_migration(base + ("LeaderMigration",), migration, with_lock=True, target=ctx.target)
     elif isinstance(migration, dict) and migration:
         yield advice(
             "leader-migration-not-enabled",
@@ -99,7 +101,9 @@ def check_generic(doc: dict, ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _name_list(path: tuple, names, known: frozenset, noun: str, unknown_rule: str) -> Iterator[Finding]:
+def _name_list(
+    path: tuple, names, known: frozenset, noun: str, unknown_rule: str, severity: Severity = Severity.WARNING
+) -> Iterator[Finding]:
     """`*`, `foo`, `-foo`; the first item for a name wins (GCM-1, CCM-4, LNT-GCM-1)."""
     seen: dict[str, int] = {}
     for i, entry in items(names):
@@ -113,7 +117,7 @@ def _name_list(path: tuple, names, known: frozenset, noun: str, unknown_rule: st
             continue
         plain = entry.removeprefix("-")
         if plain not in known:
-            yield advice(unknown_rule, path + (i,), f'"{plain}" is not in the list of known {noun}')
+            yield Finding(unknown_rule, path + (i,), f'"{plain}" is not in the list of known {noun}', severity)
         if plain in seen:
             yield advice(
                 "controller-list-order",
@@ -194,7 +198,7 @@ def check_node_ipam(doc: dict, ctx: Context) -> Iterator[Finding]:
     for field in ("ServiceCIDR", "SecondaryServiceCIDR"):
         value = ipam.get(field)
         if isinstance(value, str) and value:
-            network = parse_cidr(value)
+            network = parse_cidr_sloppy(value)
             if network is None:
                 detail = (
                     "--service-cluster-ip-range can not contain more than two entries"
@@ -221,7 +225,7 @@ def _node_cidrs(shared: dict, ipam: dict) -> Iterator[Finding]:
     if not isinstance(cluster, str) or not cluster:
         yield required(("KubeCloudShared", "ClusterCIDR"), "AllocateNodeCIDRs needs the cluster's pod CIDR", "cluster-cidr-required")
         return
-    networks = [parse_cidr(part.strip()) for part in cluster.split(",")]
+    networks = [parse_cidr_sloppy(part.strip()) for part in cluster.split(",")]
     if None in networks or len(networks) > 2 or (len(networks) == 2 and networks[0].version == networks[1].version):
         yield invalid(
             ("KubeCloudShared", "ClusterCIDR"), cluster, "must be one CIDR or a dual-stack pair of CIDRs", "cluster-cidr-required"
@@ -249,8 +253,15 @@ def _node_cidrs(shared: dict, ipam: dict) -> Iterator[Finding]:
 
 
 def _mask_problem(mask: int, network: ipaddress.IPv4Network | ipaddress.IPv6Network) -> str | None:
-    if not network.prefixlen < mask <= network.max_prefixlen:
-        return f"must be greater than the cluster CIDR prefix /{network.prefixlen} and at most {network.max_prefixlen}"
+    # The node IPAM controller refuses only a cluster prefix longer than the node mask
+    # (pkg/controller/nodeipam/node_ipam_controller.go); an equal mask gives one node the whole CIDR.
+    if mask < network.prefixlen:
+        return (
+            f"mask size of cluster CIDR (/{network.prefixlen}) must be less than or equal to "
+            "--node-cidr-mask-size configured for CIDR family"
+        )
+    if mask > network.max_prefixlen:
+        return f"must be at most {network.max_prefixlen}"
     if network.version == 6 and mask - network.prefixlen > 16:
         return f"must be at most 16 bits longer than the cluster CIDR prefix /{network.prefixlen}"
     return None
@@ -268,7 +279,7 @@ def _default_mask(field: str, mask: int, network: ipaddress.IPv4Network | ipaddr
         yield invalid(
             ("KubeCloudShared", "ClusterCIDR"),
             str(network),
-            f"the default node CIDR mask size {mask} ({field}) {problem}",
+            f"with the default node CIDR mask size {mask} ({field}): {problem}",
             "node-cidr-mask-size-invalid",
         )
 

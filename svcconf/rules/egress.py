@@ -21,7 +21,21 @@ NAMES = ("cluster", "controlplane", "etcd")
 def check_connections(doc: dict, ctx: Context) -> Iterator[Finding]:
     for i, selection in items(doc.get("egressSelections")):
         base = ("egressSelections", i, "connection")
-        yield from _check_connection(base, mapping(mapping(selection).get("connection")), ctx)
+        connection = mapping(mapping(selection).get("connection"))
+        yield from _check_connection(base, connection, ctx)
+        yield from _newer_fields(base, connection, ctx)
+
+
+def _newer_fields(base: tuple, connection: dict, ctx: Context) -> Iterator[Finding]:
+    """tlsServerName arrived in 1.36 (kubernetes#136640): an earlier server does not know the field.
+
+    The schema marks it `x-svcconf-since`; this rule says so until the schema check honours the mark.
+    """
+    tls = mapping(mapping(mapping(connection.get("transport")).get("tcp")).get("tlsConfig"))
+    if "tlsServerName" in tls and not ctx.at_least(1, 36):
+        from .admission import unknown_field
+
+        yield from unknown_field(base + ("transport", "tcp", "tlsConfig", "tlsServerName"), ctx)
 
 
 def _check_connection(base: tuple, connection: dict, ctx: Context) -> Iterator[Finding]:

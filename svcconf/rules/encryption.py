@@ -9,17 +9,17 @@ import base64
 import binascii
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
+from ..go.durations import format_duration, parse_duration
+from ..go.url import parse_url
 from ..model import Anchor, Finding, Severity, render_value
 from . import Context, advice, invalid, invalid_redacted, items, mapping, required, rule, text
-from .durations import format_duration, parse_duration
 
 PROVIDER_ORDER = ("kms", "aesgcm", "aescbc", "secretbox", "identity")  # the server's priority order
 PROVIDER_NAMES = {"kms": "KMS", "aesgcm": "AESGCM", "aescbc": "AESCBC", "secretbox": "Secretbox", "identity": "Identity"}
 KEY_LENGTHS = {"aesgcm": (16, 24, 32), "aescbc": (16, 24, 32), "secretbox": (32,)}
 NO_REST_API = ("apiserveripinfo", "serviceipallocations", "servicenodeportallocations")
-_BASE64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
+_BASE64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}\Z")
 
 
 def parse_group_resource(entry: str) -> tuple[str, str]:
@@ -31,6 +31,13 @@ def parse_group_resource(entry: str) -> tuple[str, str]:
 def display(resource: str, group: str) -> str:
     """A group resource as the config writes it: `secrets.` for the core group."""
     return f"{resource}." if group == "" else f"{resource}.{group}"
+
+
+def upstream_spelling(resource: str, group: str) -> str:
+    """A group resource as the server's messages print it (grYAMLString): only the core wildcard keeps its dot."""
+    if group == "":
+        return "*." if resource == "*" else resource
+    return f"{resource}.{group}"
 
 
 def covers(wildcard: tuple[str, str], resource: str, group: str) -> bool:
@@ -240,18 +247,15 @@ def _check_kms(path: tuple, kms: dict, kms_names: set[str], ctx: Context) -> Ite
         )
     elif api_version == "v1":
         yield from _kms_v1(path, kms, ctx)
+    elif not ctx.at_least(1, 27):
+        yield from _kms_v2_gated(path, name, ctx)
 
 
 def _check_endpoint(path: tuple, endpoint: str) -> Iterator[Finding]:
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in endpoint):
-        yield invalid(
-            path,
-            endpoint,
-            f"invalid endpoint for kms provider, error: parse {render_value(endpoint)}: net/url: invalid control character in URL",
-            "invalid-kms-endpoint",
-        )
+    scheme, error = parse_url(endpoint)
+    if error:
+        yield invalid(path, endpoint, f"invalid endpoint for kms provider, error: {error}", "invalid-kms-endpoint")
         return
-    scheme = urlsplit(endpoint).scheme if "://" in endpoint or ":" in endpoint else ""
     if scheme != "unix":
         yield invalid(path, endpoint, f'unsupported scheme "{scheme}" for KMS provider, only unix is supported', "invalid-kms-endpoint")
 
@@ -276,6 +280,16 @@ def _kms_v1(path: tuple, kms: dict, ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _kms_v2_gated(path: tuple, name: str, ctx: Context) -> Iterator[Finding]:
+    """KMSv2 was alpha and off by default in 1.25 and 1.26 (beta, on by default, from 1.27)."""
+    # 1.25 built the health probes first; 1.26 builds each plugin once, with its own wording.
+    if ctx.at_least(1, 26):
+        refusal = f"could not configure KMSv2 plugin {render_value(name)}, KMSv2 feature is not enabled"
+    else:
+        refusal = f"could not configure KMSv2-Plugin's probe {render_value(name)}, KMSv2 feature is not enabled"
+    yield Finding("kms-v2-not-enabled", path + ("apiVersion",), f"{refusal}; set --feature-gates=KMSv2=true (alpha) or use apiVersion v1")
+
+
 def _check_masking(entries: list) -> Iterator[Finding]:
     """A resource after an earlier wildcard of its group (or `*.*`) can never be reached."""
     earlier: list[tuple[str, str]] = []
@@ -291,7 +305,7 @@ def _check_masking(entries: list) -> Iterator[Finding]:
                     yield Finding(
                         "masked-resource",
                         ("resources", i, "resources", j),
-                        f'resource "{display(resource, group)}" is masked by earlier rule "{display(*wildcard)}"',
+                        f'resource "{upstream_spelling(resource, group)}" is masked by earlier rule "{upstream_spelling(*wildcard)}"',
                     )
                     break
             current.append((resource, group))

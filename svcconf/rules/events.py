@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..go.names import dns1123_subdomain, qualified_name
 from ..model import Finding
 from . import Context, invalid, mapping, required, rule, text
-from .k8s_names import dns1123_subdomain, qualified_name
 
 LIMITS = (("reportingInstance", 128), ("action", 128), ("reason", 128), ("note", 1024))
 DEPRECATED = ("deprecatedFirstTimestamp", "deprecatedLastTimestamp", "deprecatedCount")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
+from ..go.durations import format_duration
 from ..model import Finding, Severity
 from . import Context, invalid, node_path_problem, required
-from .durations import format_duration
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -50,14 +50,17 @@ def _checker():
     return SchemaChecker(SCHEMA)
 
 
-def check_plugin_config(where: tuple, config: dict, ctx: Context) -> Iterator[Finding]:
-    """Findings for an ImagePolicyWebhook configuration embedded at `where`."""
+def check_plugin_config(where: tuple, config: dict, ctx: Context, shared_with: frozenset = frozenset()) -> Iterator[Finding]:
+    """Findings for an ImagePolicyWebhook configuration embedded at `where`.
+
+    `shared_with` names top-level keys other plugins read from the same file (a legacy file).
+    """
     from .admission import unknown_field
 
     for finding in _checker().check(config, ctx.options.get("field_validation", "Strict")):
         yield Finding(finding.rule, where + finding.path, finding.message, finding.severity, finding.anchor)
-    for key, value in config.items():
-        if key not in KNOWN:
+    for key in config:
+        if key not in KNOWN and key not in shared_with:
             yield from unknown_field(where + (key,), ctx, "lenient-unknown-field", (key,))
     policy = config.get("imagePolicy")
     if not isinstance(policy, dict):

@@ -130,10 +130,10 @@ LM_CONTROLLERS = KCM_CONTROLLERS | CCM_CONTROLLERS | {"route-controller", "servi
 @rule(LM)
 def check_leader_migration(doc: dict, ctx: Context) -> Iterator[Finding]:
     version = getattr(ctx.options.get("group_version"), "version", "v1")
-    yield from leader_migration((), doc, with_lock=version != "v1")
+    yield from leader_migration((), doc, with_lock=version != "v1", target=ctx.target)
 
 
-def leader_migration(base: tuple, lm: dict, with_lock: bool) -> Iterator[Finding]:
+def leader_migration(base: tuple, lm: dict, with_lock: bool, target: tuple) -> Iterator[Finding]:
     """LM-1..4 and svcconf's advice; also used for Generic.LeaderMigration of both controller managers."""
     if not text(lm.get("leaderName")):
         yield required(base + ("leaderName",), "leaderName must be set for LeaderMigrationConfiguration")
@@ -146,11 +146,19 @@ def leader_migration(base: tuple, lm: dict, with_lock: bool) -> Iterator[Finding
                 "resource Lock must be one of 'leases' or 'endpoints'",
                 "leader-migration-invalid-resource-lock",
             )
+        elif lock == "endpoints" and target >= (1, 24):
+            # The controller manager builds the migration lock with client-go, which refuses it and exits.
+            yield invalid(
+                base + ("resourceLock",),
+                lock,
+                "endpoints lock is removed, migrate to endpointsleases; leader migration takes only leases or endpoints: use leases (or version v1)",
+                "leader-migration-endpoints-lock",
+            )
         elif lock == "endpoints":
             yield advice(
                 "leader-migration-endpoints-lock",
                 base + ("resourceLock",),
-                "endpoints locks are no longer supported by client-go leader election; use leases (or version v1)",
+                "client-go removes the endpoints lock in 1.24; use leases (or version v1)",
             )
     names: dict[str, int] = {}
     for i, leader in items(lm.get("controllerLeaders")):

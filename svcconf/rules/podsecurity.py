@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..go.names import dns1123_label, dns1123_subdomain
+from ..go.numbers import parse_int
 from ..model import Finding, Severity
 from . import Context, advice, duplicate, invalid, items, mapping, rule
-from .k8s_names import dns1123_label, dns1123_subdomain
 
 LEVELS = ("privileged", "baseline", "restricted")
-_VERSION = re.compile(r"^v1\.(0|[1-9][0-9]*)$")
+_VERSION = re.compile(r"^v1\.(0|[1-9][0-9]*)\Z")
 MODES = ("enforce", "warn", "audit")  # the validation order upstream
 
 
@@ -25,9 +26,10 @@ def check_defaults(doc: dict, ctx: Context) -> Iterator[Finding]:
         version = defaults.get(f"{mode}-version")
         if isinstance(version, str) and version and version != "latest":
             match = _VERSION.match(version)
-            if not match:
+            minor = parse_int(match.group(1)) if match else None  # strconv.Atoi: an overflow is no version either
+            if minor is None:
                 yield invalid(("defaults", f"{mode}-version"), version, 'must be "latest" or "v1.x"', "invalid-pod-security-version")
-            elif (1, int(match.group(1))) > ctx.target:
+            elif (1, minor) > ctx.target:
                 yield advice(
                     "pod-security-version-ahead",
                     ("defaults", f"{mode}-version"),

@@ -8,14 +8,15 @@ The platform is Linux unless the document says Windows (`mode: kernelspace`, `wi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ..go.durations import format_duration, parse_duration
+from ..go.names import is_subdomain
+from ..go.net import AddressError, parse_cidr_sloppy, parse_ip_sloppy, parse_port_range, split_host_port
+from ..go.numbers import parse_int
 from ..model import Finding
 from . import Context, advice, invalid, items, mapping, not_supported, rule, text
 from .component_base import check_client_connection
-from .durations import format_duration, parse_duration
-from .go_net import parse_cidr, parse_ip
 from .proxy_advice import check_runtime_advice, detect_local_leftovers
 from .proxy_gates import check_feature_gates
 from .proxy_logging import check_logging
@@ -58,8 +59,6 @@ CONNTRACK_INTS = ("maxPerCore", "min")
 CONNTRACK_DURATIONS = ("tcpEstablishedTimeout", "tcpCloseWaitTimeout", "udpTimeout", "udpStreamTimeout")
 IPVS_TIMEOUTS = ("tcpTimeout", "tcpFinTimeout", "udpTimeout")
 INT32_MAX = 2147483647
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_PORT_RANGE = re.compile(r"^(\d+)(?:([-+])(\d+))?$")
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -73,22 +72,6 @@ def duration_of(value, default: int) -> int | None:
     if ns is None:
         return None  # not a duration: the schema reports it
     return default if ns == 0 else ns
-
-
-def split_host_port(value: str) -> tuple[str, str] | None:
-    """Go's net.SplitHostPort: host:port or [host]:port."""
-    if value.startswith("["):
-        end = value.find("]")
-        if end < 0 or value[end + 1 : end + 2] != ":":
-            return None
-        host, port = value[1:end], value[end + 2 :]
-        if "[" in host or "]" in port:
-            return None
-        return host, port
-    if value.count(":") != 1:
-        return None
-    host, _, port = value.partition(":")
-    return host, port
 
 
 def platform(doc: dict) -> str:
@@ -121,7 +104,7 @@ def check_mode_blocks(doc: dict, ctx: Context) -> Iterator[Finding]:
             if ns is not None and ns < 0:
                 yield invalid(("ipvs", name), format_duration(ns), "must be greater than or equal to 0", "proxy-ipvs-timeout-negative")
         for k, cidr in items(ipvs.get("excludeCIDRs")):
-            if isinstance(cidr, str) and parse_cidr(cidr) is None:
+            if isinstance(cidr, str) and parse_cidr_sloppy(cidr) is None:
                 yield invalid(("ipvs", "excludeCIDRs", k), cidr, "must be a valid CIDR", "proxy-invalid-exclude-cidr")
     if mode == "nftables" and linux:
         yield from _masquerade_bit(("nftables", "masqueradeBit"), nftables.get("masqueradeBit"))
@@ -210,40 +193,29 @@ def _block_sync_periods(block: str, settings: dict) -> Iterator[Finding]:
 @rule(KIND)
 def check_addresses(doc: dict, ctx: Context) -> Iterator[Finding]:
     bind = doc.get("bindAddress")
-    if isinstance(bind, str) and bind and parse_ip(bind) is None:
+    if isinstance(bind, str) and bind and parse_ip_sloppy(bind) is None:
         yield invalid(("bindAddress",), bind, "not a valid textual representation of an IP address", "proxy-invalid-bind-address")
     for field in ("healthzBindAddress", "metricsBindAddress"):
         value = doc.get(field)
-        if isinstance(value, str) and value and parse_ip(value) is None:
+        if isinstance(value, str) and value and parse_ip_sloppy(value) is None:
             yield from _host_port((field,), value)
     port_range = doc.get("portRange")
-    if isinstance(port_range, str) and port_range and not _valid_port_range(port_range):
+    if isinstance(port_range, str) and port_range and parse_port_range(port_range) is None:
         yield invalid(("portRange",), port_range, "must be a valid port range (e.g. 300-2000)", "proxy-invalid-port-range")
     yield from _node_port_addresses(doc.get("nodePortAddresses"), ctx)
 
 
 def _host_port(path: tuple, value: str) -> Iterator[Finding]:
-    parts = split_host_port(value)
-    if parts is None:
+    try:
+        host, port = split_host_port(value)
+    except AddressError:
         yield invalid(path, value, "must be IP:port", "proxy-invalid-host-port")
         return
-    host, port = parts
-    if parse_ip(host) is None:
+    if parse_ip_sloppy(host) is None:
         yield invalid(path, host, "must be a valid IP", "proxy-invalid-host-port")
-    if not (port.isdigit() and 1 <= int(port) <= 65535):
+    number = parse_int(port)  # strconv.Atoi: a sign is allowed
+    if number is None or not 1 <= number <= 65535:
         yield invalid(path, port, "must be a valid port", "proxy-invalid-host-port")
-
-
-def _valid_port_range(value: str) -> bool:
-    match = _PORT_RANGE.match(value)
-    if not match:
-        return False
-    base = int(match.group(1))
-    if match.group(2) is None:
-        return base <= 65535
-    other = int(match.group(3))
-    high = other if match.group(2) == "-" else base + other
-    return base <= 65535 and high <= 65535 and high >= base
 
 
 def _node_port_addresses(addresses, ctx: Context) -> Iterator[Finding]:
@@ -256,7 +228,7 @@ def _node_port_addresses(addresses, ctx: Context) -> Iterator[Finding]:
                 yield invalid(("nodePortAddresses", k), entry, "can't use both 'primary' and CIDRs", "proxy-invalid-node-port-address")
                 return  # the server stops at the first "primary"
             continue
-        if parse_cidr(entry) is None:
+        if parse_cidr_sloppy(entry) is None:
             yield invalid(("nodePortAddresses", k), entry, "must be a valid CIDR", "proxy-invalid-node-port-address")
 
 
@@ -303,7 +275,7 @@ def _cluster_cidrs(value) -> Iterator[Finding]:
     if len(cidrs) > 2:
         yield invalid(("clusterCIDR",), cidrs, pair, "proxy-invalid-cluster-cidr")
         return
-    parsed = [parse_cidr(c) for c in cidrs]
+    parsed = [parse_cidr_sloppy(c) for c in cidrs]
     for cidr, network in zip(cidrs, parsed):
         if network is None:
             yield invalid(
@@ -377,7 +349,7 @@ def _unvalidated_sync_periods(block: str, settings: dict) -> Iterator[Finding]:
 
 @rule(KIND)
 def warn_runtime(doc: dict, ctx: Context) -> Iterator[Finding]:
-    yield from check_runtime_advice(doc, ctx, parse_cidr)
+    yield from check_runtime_advice(doc, ctx, parse_cidr_sloppy)
 
 
 @rule(KIND)
@@ -392,7 +364,7 @@ def warn_deprecated_and_risky(doc: dict, ctx: Context) -> Iterator[Finding]:
                 yield advice("proxy-ignored-field", (name,), f"{name} applies only on Linux; this document is for Windows (kernelspace)")
     hostname = doc.get("hostnameOverride")
     # kube-proxy trims and lower-cases the name before using it.
-    if isinstance(hostname, str) and hostname.strip() and not _dns_subdomain(hostname.strip().lower()):
+    if isinstance(hostname, str) and hostname.strip() and not is_subdomain(hostname.strip().lower()):
         yield advice(
             "proxy-hostname-not-dns-subdomain",
             ("hostnameOverride",),
@@ -400,15 +372,13 @@ def warn_deprecated_and_risky(doc: dict, ctx: Context) -> Iterator[Finding]:
         )
     if doc.get("enableProfiling") is True:
         metrics = text(doc.get("metricsBindAddress"))
-        parts = split_host_port(metrics) if metrics else None
-        host = parts[0] if parts else metrics
+        try:
+            host = split_host_port(metrics)[0]
+        except AddressError:
+            host = metrics
         if host in ("0.0.0.0", "::"):
             yield advice(
                 "proxy-profiling-exposed",
                 ("enableProfiling",),
                 f"profiling is served on the metrics address {metrics}, which listens on every interface",
             )
-
-
-def _dns_subdomain(name: str) -> bool:
-    return len(name) <= 253 and all(_DNS_LABEL.match(label) for label in name.split("."))

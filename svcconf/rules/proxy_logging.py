@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ..go.durations import format_duration, parse_duration
+from ..go.quantity import parse_quantity
+from ..go.text import trim_space
 from ..model import Finding
 from . import Context, forbidden, invalid, items, mapping
-from .durations import format_duration, parse_duration
 
 SECOND = 1_000_000_000
 INT32_MAX = 2147483647
-_QUANTITY_ZERO = re.compile(r"^[+-]?0*(\.0*)?([a-zA-Z]*)$")
 
 
 def _gate(doc: dict, name: str, default: bool) -> bool:
@@ -73,6 +73,10 @@ def _vmodule(entries, fmt) -> Iterator[Finding]:
 
 
 def _zero_quantity(value) -> bool:
+    """Unset or zero; a text that is no quantity is left to the decoder, which refuses it."""
     if value is None or value == 0:
         return True
-    return isinstance(value, str) and bool(_QUANTITY_ZERO.match(value.strip()))
+    if not isinstance(value, str):
+        return False
+    quantity = parse_quantity(trim_space(value))  # Quantity.UnmarshalJSON trims spaces
+    return quantity is None or quantity == 0

@@ -10,22 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ..go.durations import format_duration, parse_duration
+from ..go.names import label_value, qualified_name
+from ..go.numbers import parse_int
 from ..model import Finding, Path, render_value
 from ..naming import Naming
 from . import Context, duplicate, forbidden, invalid, items, mapping, not_supported, required, rule, text
-from .durations import format_duration, parse_duration
-from .k8s_names import qualified_name
 
 GROUP = "kubescheduler.config.k8s.io"
 STRATEGIES = ("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio")
 RANGE = "plugin-args-out-of-range"
 DEFAULT_RESOURCES = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
 SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
-_LABEL_VALUE_MESSAGE = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-    "with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
-    "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
 
 
 def _int(value: Any, default: int | None = None) -> int | None:
@@ -358,25 +354,14 @@ def _expression(path: Path, expression: dict) -> Iterator[Finding]:
         if len(values) != 1:
             yield invalid(path + ("values",), shown, "for 'Gt', 'Lt' operators, exactly one value is required", "invalid-node-selector")
         for i, value in enumerate(values):
-            if not value.lstrip("+-").isdigit():
+            if parse_int(value) is None:  # strconv.ParseInt(value, 10, 64)
                 yield invalid(
                     path + ("values", i), value, "for 'Gt', 'Lt' operators, the value must be an integer", "invalid-node-selector"
                 )
     for i, value in enumerate(values):
-        problems = _label_value(value)
+        problems = label_value(value)
         if problems:
             yield invalid(path + ("values", i), value, "; ".join(problems), "invalid-node-selector")
-
-
-def _label_value(value: str) -> list[str]:
-    import re
-
-    problems = []
-    if len(value) > 63:
-        problems.append("must be no more than 63 characters")
-    if value and not re.fullmatch(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]", value):
-        problems.append(_LABEL_VALUE_MESSAGE)
-    return problems
 
 
 def _field(path: Path, requirement: dict) -> Iterator[Finding]:

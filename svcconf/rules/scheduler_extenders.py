@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..go.durations import parse_duration
+from ..go.names import qualified_name
 from ..model import Finding, Path
 from . import Context, advice, invalid, invalid_redacted, items, mapping, text
-from .durations import parse_duration
-from .k8s_names import qualified_name
 
 VERBS = ("filterVerb", "preemptVerb", "prioritizeVerb", "bindVerb")
 TLS_DATA = ("certData", "keyData", "caData")

@@ -7,6 +7,7 @@ or removed (`base`, `set`, `unset`), so a reviewer sees only what the upstream c
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -84,7 +85,7 @@ def parse_path(text: str) -> list:
 
 def _walk(document, steps: list, create: bool):
     node = document
-    for step, following in zip(steps, steps[1:]):
+    for step, following in itertools.pairwise(steps):
         if isinstance(step, int):
             if step == len(node) and create:
                 node.append([] if isinstance(following, int) else {})

@@ -10,7 +10,7 @@ import pytest
 
 from .check import errors, mismatches, verdict
 from .generate import differences
-from .table import load_all
+from .table import Expected, load_all
 
 CASES = load_all()
 
@@ -38,3 +38,10 @@ def test_sources_name_upstream_cases() -> None:
     # Two table rows for one upstream case would count it twice.
     sources = [c.source for c in CASES]
     assert len(sources) == len(set(sources)), sorted({s for s in sources if sources.count(s) > 1})
+
+
+def test_upstream_messages_are_compared() -> None:
+    # A case that names upstream's message fails when svcconf words the error otherwise.
+    expected = (Expected("jwt[0].issuer.url", "URL scheme must be https"),)
+    assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": URL scheme must be https']}) == []
+    assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": scheme is not https']}) != []

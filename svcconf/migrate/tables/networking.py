@@ -46,6 +46,15 @@ def _ingress(doc: dict, ctx: Context) -> None:
         if isinstance(item, dict) and "pathType" not in item:
             insert_after(item, ("path",), "pathType", "ImplementationSpecific")
             ctx.note((*path, "pathType"), "pathType ImplementationSpecific written: the v1beta1 default (v1 requires it)")
+    if get(doc, "metadata", "annotations", CLASS_ANNOTATION) is not None and not get(doc, "spec", "ingressClassName"):
+        # KAT-1: controllers still read the annotation; v1 has a field for it (setting both differently is refused).
+        ctx.note(
+            ("metadata", "annotations", CLASS_ANNOTATION),
+            f"annotation {CLASS_ANNOTATION} kept; networking.k8s.io/v1 also offers spec.ingressClassName",
+        )
+
+
+CLASS_ANNOTATION = "kubernetes.io/ingress.class"
 
 
 def _service(backend: dict, path: tuple, ctx: Context) -> None:

@@ -31,11 +31,11 @@ def _selector(doc: dict, ctx: Context) -> None:
     ctx.note(("spec", "selector"), "spec.selector written from the template labels (the old server's default; apps/v1 requires it)")
 
 
-def _pin(doc: dict, ctx: Context, key: str, value, why: str) -> None:
+def _pin(doc: dict, ctx: Context, key: str, value, why: str, warn: bool = False) -> None:
     spec = doc.get("spec")
     if isinstance(spec, dict) and key not in spec:
         insert_before(spec, "template", key, value)
-        ctx.note(("spec", key), why)
+        ctx.note(("spec", key), why, warn=warn)
 
 
 def _update_strategy_on_delete(doc: dict, ctx: Context) -> None:
@@ -44,10 +44,10 @@ def _update_strategy_on_delete(doc: dict, ctx: Context) -> None:
         return
     strategy = spec.get("updateStrategy")
     if strategy is None:
-        _pin(doc, ctx, "updateStrategy", new_map(spec, [("type", "OnDelete")]), _ON_DELETE)
+        _pin(doc, ctx, "updateStrategy", new_map(spec, [("type", "OnDelete")]), _ON_DELETE, warn=True)
     elif isinstance(strategy, dict) and "type" not in strategy:
         insert(strategy, 0, "type", "OnDelete")
-        ctx.note(("spec", "updateStrategy", "type"), _ON_DELETE)
+        ctx.note(("spec", "updateStrategy", "type"), _ON_DELETE, warn=True)
 
 
 _ON_DELETE = (
@@ -95,7 +95,7 @@ step(
     "extensions/v1beta1",
     "DaemonSet",
     "apps/v1",
-    Remove(("spec",), "templateGeneration", "spec.templateGeneration dropped: it is managed by the server"),
+    Remove(("spec",), "templateGeneration", "spec.templateGeneration dropped: it is managed by the server", warn=False),
     SELECTOR,
     Custom(_update_strategy_on_delete),
 )
