@@ -21,13 +21,25 @@ def run(args) -> int:
         if doc is None:
             error(f"no rule {args.rule!r}; `svcconf rules` lists them")
             return EXIT_USAGE
-        out = [f"{doc.id} ({doc.severity}, {doc.area})", "", doc.help_text()]
-        if doc.upstream:
-            out += ["", f"Upstream: {doc.upstream.strip()}"]
-        sys.stdout.write("\n".join(out) + "\n")
+        sys.stdout.write("\n".join(explain(doc)) + "\n")
         return EXIT_OK
     docs = all_rule_docs()
     width = max(len(rule_id) for rule_id in docs)
     for doc in sorted(docs.values(), key=lambda d: (d.area, d.id)):
         sys.stdout.write(f"{doc.id:<{width}}  {doc.severity!s:<7}  {doc.area:<10}  {doc.summary}\n")
     return EXIT_OK
+
+
+def explain(doc) -> list[str]:
+    """One rule's doc as `svcconf rules ID` prints it: the help, who checks it, where upstream says so."""
+    from ..docs import reporting_modules
+
+    out = [f"{doc.id} ({doc.severity}, {doc.area})", "", doc.help_text(), ""]
+    references = [f"  {reference}" for reference in doc.references]
+    if doc.own:
+        out.append("svcconf's own check: the component accepts this." + (" Motivated by:" if references else ""))
+    else:
+        out.append("Upstream, where the component checks this:")
+    out += references
+    out.append(f"Reported by: {', '.join(reporting_modules(doc.id)) or '?'}")
+    return out

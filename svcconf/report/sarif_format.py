@@ -28,6 +28,8 @@ def as_dict(report: Report) -> dict:
         if doc:
             entry["fullDescription"] = {"text": doc.why or doc.summary}
             entry["help"] = {"text": doc.help_text(), "markdown": doc.help_markdown()}
+            if doc.help_uri:
+                entry["helpUri"] = doc.help_uri
         rules.append(entry)
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
     results = []
