@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from . import registry
+from . import catalog
 from .model import Anchor, Finding, Path, Severity
 from .naming import GroupVersion, Naming
 from .source import Document
@@ -53,7 +53,7 @@ class DocumentChecker:
         self.field_validation = field_validation
         self.file = file
         self.naming = Naming(api_domain)
-        self.table = registry.lifecycle()
+        self.table = catalog.lifecycle()
 
     def check(self, document: Document, siblings: list[dict]) -> tuple[list[Finding], bool]:
         """Findings for a document (paths from its root) and whether it was of a kind svcconf knows."""
@@ -107,7 +107,7 @@ class DocumentChecker:
         gv = self.naming.api_version(written_version) if isinstance(written_version, str) else unit.default_gv
         kind = self.naming.kind(written_kind) if isinstance(written_kind, str) else unit.default_kind
         if gv is not None and kind is not None:
-            group, version, kind = registry.canonical(gv.group, gv.version, kind)
+            group, version, kind = catalog.canonical(gv.group, gv.version, kind)
             return GroupVersion(group, version), kind, []
         if gv is not None and self.table.group_scope.get(gv.group) == "config" and "kind" not in data:
             return (
@@ -115,7 +115,7 @@ class DocumentChecker:
                 None,
                 [Finding("missing-field", ("kind",), f"Object 'Kind' is missing in {gv} document", Severity.ERROR, Anchor.PARENT)],
             )
-        if gv is None and kind is not None and "apiVersion" not in data and any(k == kind for (_g, _v, k) in registry.schema_index()):
+        if gv is None and kind is not None and "apiVersion" not in data and any(k == kind for (_g, _v, k) in catalog.schema_index()):
             return (
                 None,
                 None,
@@ -136,13 +136,13 @@ class DocumentChecker:
         if gv is None or kind is None:
             if not findings and LEGACY_ADMISSION_KEYS & unit.data.keys() and not {"apiVersion", "kind"} & unit.data.keys():
                 # The API server still reads these unversioned files for two admission plugins (ADM-004).
-                from .rules.admission import check_legacy_config
+                from .rules.apiserver.admission import check_legacy_config
 
                 return list(check_legacy_config(unit.data, self._context(unit, document, siblings, None, None))), True
             return findings, bool(findings)
         row = self.table.row(gv.group, gv.version, kind)
         scope = self.table.group_scope.get(gv.group)
-        has_schema = (gv.group, gv.version, kind) in registry.schema_index()
+        has_schema = (gv.group, gv.version, kind) in catalog.schema_index()
         if row is not None and row.scope == "payload" and not has_schema:
             return [], False
         if row is None and not has_schema:
@@ -163,10 +163,10 @@ class DocumentChecker:
         # A current version of an ordinary API group has nothing more to check: it counts as skipped.
         return findings, has_schema or bool(findings) or scope == "config"
 
-    def _lifecycle(self, gv: GroupVersion, kind: str, row: registry.Lifecycle | None, scope: str | None) -> Iterator[Finding]:
+    def _lifecycle(self, gv: GroupVersion, kind: str, row: catalog.Lifecycle | None, scope: str | None) -> Iterator[Finding]:
         if row is None:
             return
-        fmt = registry.format_release
+        fmt = catalog.format_release
         target = fmt(self.target)
         instead = f"; migrate to {row.replacement}" if row.replacement else "; it has no replacement"
         if row.introduced and self.target < row.introduced:
@@ -203,7 +203,7 @@ class DocumentChecker:
                 Severity.WARNING,
             )
 
-    def _alpha_matters(self, row: registry.Lifecycle, scope: str | None) -> bool:
+    def _alpha_matters(self, row: catalog.Lifecycle, scope: str | None) -> bool:
         if scope != "config":
             return True
         # Config groups often publish only an alpha version; warn only when a newer one exists.
@@ -238,7 +238,7 @@ class DocumentChecker:
         module = checker.schema.get("x-svcconf-rules") if checker else None
         if module:
             context = self._context(unit, document, siblings, gv, kind)
-            for function in registry.rules_for(module, kind):
+            for function in catalog.rules_for(module, kind):
                 findings.extend(_run_rule(function, unit.data, context))
         return findings
 

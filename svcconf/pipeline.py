@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Iterable
 
-from . import registry, suppression
+from . import catalog, suppression
 from .document import DocumentChecker
 from .model import Diagnostic, Severity
 from .naming import UPSTREAM_DOMAIN, Naming
@@ -57,7 +57,7 @@ class Options:
         self.fs_checks = fs_checks
 
     def resolved_target(self) -> tuple:
-        return self.target or registry.lifecycle().newest
+        return self.target or catalog.lifecycle().newest
 
 
 class FileResult:
@@ -190,7 +190,7 @@ def _with_fix(diagnostic: Diagnostic, options: Options) -> Diagnostic:
     gv = Naming(options.api_domain).api_version(diagnostic.api_version or "")
     if gv is None or not diagnostic.kind:
         return diagnostic
-    gvk = registry.canonical(gv.group, gv.version, Naming.kind(diagnostic.kind))
+    gvk = catalog.canonical(gv.group, gv.version, Naming.kind(diagnostic.kind))
     return diagnostic._replace(fix=fix_for(gvk, options.resolved_target()))
 
 

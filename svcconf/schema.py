@@ -144,7 +144,7 @@ class SchemaChecker:
 
 @functools.cache
 def checker_for(group: str, version: str, kind: str) -> SchemaChecker | None:
-    from .registry import load_schema
+    from .catalog import load_schema
 
     schema = load_schema(group, version, kind)
     return SchemaChecker(schema) if schema is not None else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import run
+from tests.helpers import run
 
 
 def messages(text: str, *args: str) -> list[tuple[str, str]]:

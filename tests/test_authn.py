@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import run
+from tests.helpers import run
 
 HEADER = "apiVersion: apiserver.config.k8s.io/{version}\nkind: AuthenticationConfiguration\n"
 B = """\

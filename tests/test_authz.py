@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .helpers import run
+from tests.helpers import run
 
 HEADER = "apiVersion: apiserver.config.k8s.io/{version}\nkind: AuthorizationConfiguration\n"
 WEBHOOK = """\

@@ -6,7 +6,7 @@ import codecs
 
 import pytest
 
-from .helpers import run
+from tests.helpers import run
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
 

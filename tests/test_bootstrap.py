@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import FIXTURES
-from .helpers import run
+from tests.conftest import FIXTURES
+from tests.helpers import run
 
 PRINTS = FIXTURES / "bootstrap" / "print"
 

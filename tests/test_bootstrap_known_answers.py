@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .helpers import run
+from tests.helpers import run
 
 CLUSTER = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"
 INIT = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n"

@@ -10,9 +10,9 @@ import re
 import pytest
 
 from svcconf.docs import all_rule_docs
-from svcconf.registry import lifecycle, schema_index, schema_root
+from svcconf.catalog import lifecycle, schema_index, schema_root
 
-from .conftest import FIXTURES
+from tests.conftest import FIXTURES
 
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 SCHEMAS = sorted(schema_index().items())

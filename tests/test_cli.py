@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from .conftest import FIXTURES, ROOT
-from .helpers import run
+from tests.conftest import FIXTURES, ROOT
+from tests.helpers import run
 
 KEY_9_BYTES = "cGFzc3dvcmQK"
 ENCRYPTION = f"""apiVersion: apiserver.config.k8s.io/v1

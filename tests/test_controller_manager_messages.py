@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import run
+from tests.helpers import run
 
 KCM = "apiVersion: kubecontrollermanager.config.k8s.io/v1alpha1\nkind: KubeControllerManagerConfiguration\n"
 CCM = "apiVersion: cloudcontrollermanager.config.k8s.io/v1alpha1\nkind: CloudControllerManagerConfiguration\n"

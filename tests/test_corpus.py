@@ -14,7 +14,7 @@ import pytest
 from svcconf.model import Severity
 from svcconf.pipeline import Options, check_file
 
-from .conftest import CORPUS
+from tests.conftest import CORPUS
 
 # Every area of the corpus; SVCCONF_CORPUS_AREAS=authn,authz narrows the run while a kind is written.
 AREAS = tuple(a for a in os.environ.get("SVCCONF_CORPUS_AREAS", "").split(",") if a)

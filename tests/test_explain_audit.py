@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from .explain_helpers import explainer
+from tests.explain_helpers import explainer
 
 # The upstream test's rules, as policy YAML (one list item each).
 RULES = {

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from .explain_helpers import explainer
+from tests.explain_helpers import explainer
 
 pytest.importorskip("cel_expr_python")
 

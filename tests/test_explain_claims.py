@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .helpers import run
+from tests.helpers import run
 
 pytest.importorskip("cel_expr_python")
 

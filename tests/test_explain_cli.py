@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from .helpers import run
-from .test_explain_claims import CLAIMS, CONFIG, files  # noqa: F401  (the fixture)
+from tests.helpers import run
+from tests.test_explain_claims import CLAIMS, CONFIG, files  # noqa: F401  (the fixture)
 
 pytest.importorskip("cel_expr_python")
 
@@ -86,7 +86,7 @@ def test_readme_explain_examples_print_what_svcconf_prints(tmp_path, monkeypatch
     """Replays the console blocks of README's explain section: files shown with cat, then each command's output."""
     import shlex
 
-    from .conftest import ROOT
+    from tests.conftest import ROOT
 
     section = (ROOT / "README.md").read_text(encoding="utf-8").split("### explain\n", 1)[1].split("\n## ", 1)[0]
     blocks = [part.split("```", 1)[0] for part in section.split("```console\n")[1:]]

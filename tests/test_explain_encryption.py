@@ -11,7 +11,7 @@ import base64
 
 import pytest
 
-from .explain_helpers import explainer
+from tests.explain_helpers import explainer
 
 KEY_A = base64.b64encode(b"A" * 32).decode()
 KEY_B = base64.b64encode(b"B" * 16).decode()

@@ -13,8 +13,8 @@ import pytest
 
 from svcconf.pipeline import check_file
 
-from .conftest import FIXTURES
-from .fixture_args import options_for
+from tests.conftest import FIXTURES
+from tests.fixture_args import options_for
 
 CASES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and not p.name.endswith(".migrated.yaml"))
 

@@ -19,8 +19,8 @@ import pytest
 
 import svcconf
 
-from .conftest import ROOT
-from .linear_check import adversarial_inputs, check_pattern, patterns_in, worst_case
+from tests.conftest import ROOT
+from tests.linear_check import adversarial_inputs, check_pattern, patterns_in, worst_case
 
 
 def _module_patterns() -> dict[str, re.Pattern]:

@@ -9,9 +9,9 @@ import pytest
 
 from svcconf.migrate import Options, migrate_bytes
 from svcconf.pipeline import check_text
-from svcconf.registry import parse_release
+from svcconf.catalog import parse_release
 
-from .conftest import FIXTURES
+from tests.conftest import FIXTURES
 
 MIGRATE = FIXTURES / "migrate"
 CASES = sorted(p for p in MIGRATE.glob("*.yaml") if not p.name.endswith(".migrated.yaml"))

@@ -13,9 +13,9 @@ from svcconf.migrate.ops import leaves
 from svcconf.pipeline import check_text
 from svcconf.source import parse
 
-from .conftest import CORPUS
-from .helpers import run
-from .test_migrate import CASES
+from tests.conftest import CORPUS
+from tests.helpers import run
+from tests.test_migrate import CASES
 
 OLD = b"# batch jobs\napiVersion: batch/v1beta1   # old\nkind: CronJob\nmetadata: {name: nightly}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name:   keep   # odd spacing kept\n"
 NEW = OLD.replace(b"batch/v1beta1", b"batch/v1")
@@ -201,7 +201,7 @@ def test_properties_on_real_files(path: Path) -> None:
 
 
 def _removed_rows():
-    from svcconf.registry import lifecycle
+    from svcconf.catalog import lifecycle
 
     return [row for row in lifecycle().rows.values() if row.removed and row.scope != "payload"]
 
@@ -402,9 +402,9 @@ def test_diffs_of_files_without_secrets_apply_with_git(tmp_path: Path, monkeypat
     import shutil
     import subprocess
 
-    from svcconf.registry import format_release
+    from svcconf.catalog import format_release
 
-    from .test_migrate import CASES, options_for
+    from tests.test_migrate import CASES, options_for
 
     if shutil.which("git") is None:
         pytest.skip("git is not installed")

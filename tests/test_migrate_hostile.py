@@ -125,7 +125,7 @@ def test_standard_tags_readers_agree_on_convert() -> None:
 
 
 def test_a_duplicated_apiversion_is_never_reported_converted(tmp_path: Path) -> None:
-    from .helpers import run
+    from tests.helpers import run
 
     path = tmp_path / "ingress.yaml"
     data = NOT_CONVERTIBLE["duplicate-apiVersion"][0].encode()
@@ -202,7 +202,7 @@ def test_no_input_reaches_the_internal_error_path() -> None:
     from svcconf.migrate import migrate_bytes
     from svcconf.source import parse
 
-    from .conftest import FIXTURES
+    from tests.conftest import FIXTURES
 
     rng = random.Random(20261125)
     failures, unclaimed = [], []

@@ -13,8 +13,8 @@ import pytest
 from svcconf.commands.validate import FORMATS
 from svcconf.report.escape import file_name, printable
 
-from .conftest import ROOT
-from .helpers import run
+from tests.conftest import ROOT
+from tests.helpers import run
 
 SCHEDULER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 # A double-quoted YAML key may hold any character as an escape: here a newline that starts a

@@ -9,8 +9,8 @@ import yaml
 
 from svcconf.defaults.components import kinds
 
-from .conftest import SHARED
-from .helpers import run
+from tests.conftest import SHARED
+from tests.helpers import run
 
 CATALOGUE = SHARED / "reference" / "rules-components.md"
 

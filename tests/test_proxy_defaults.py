@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.registry import PACKAGE_DIR, schema_root
+from svcconf.catalog import PACKAGE_DIR, schema_root
 
-from .conftest import SHARED
-from .helpers import run
+from tests.conftest import SHARED
+from tests.helpers import run
 
 # As installed: the wheel's data, not the source tree's.
 DEFAULTS = Path(PACKAGE_DIR) / "data" / "defaults" / "KubeProxyConfiguration.yaml"

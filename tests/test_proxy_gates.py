@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from svcconf.rules.proxy_gates import SPECIAL, gate_table, spec_at
+from svcconf.rules.components.proxy.gates import SPECIAL, gate_table, spec_at
 
-from .helpers import run
+from tests.helpers import run
 
 HEADER = "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\n"
 

@@ -11,8 +11,8 @@ import pytest
 
 from svcconf.docs import UPSTREAM_RELEASE, UPSTREAM_REPO, all_rule_docs, in_words, reporting_modules
 
-from .conftest import ROOT
-from .helpers import run
+from tests.conftest import ROOT
+from tests.helpers import run
 
 DOCS = all_rule_docs()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import run
+from tests.helpers import run
 
 HEADER = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 

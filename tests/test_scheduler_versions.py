@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from svcconf.pipeline import Options, check_file
-from svcconf.registry import parse_release
+from svcconf.catalog import parse_release
 
-from .conftest import CORPUS
+from tests.conftest import CORPUS
 
 # rules-components 3.1: deprecated and removed (no longer decodable) releases.
 LIFETIME = {"v1beta2": ("1.25", "1.28"), "v1beta3": ("1.26", "1.29")}

@@ -6,7 +6,7 @@ import pytest
 
 from svcconf.commands.validate import FORMATS
 
-from .helpers import run
+from tests.helpers import run
 
 SECRETS = {
     "not base64": "s3cr3t-Passw0rd!",

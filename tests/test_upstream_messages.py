@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import run
+from tests.helpers import run
 
 AUTHN = """\
 apiVersion: apiserver.config.k8s.io/v1

@@ -35,7 +35,7 @@ def size(text: str) -> int:
 
 
 def release(text: str):
-    from ..registry import parse_release
+    from ..catalog import parse_release
 
     try:
         return parse_release(text)

@@ -14,7 +14,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    from ..registry import format_release, lifecycle, schema_index
+    from ..catalog import format_release, lifecycle, schema_index
 
     table = lifecycle()
     schemas = schema_index()

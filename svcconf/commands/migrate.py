@@ -100,7 +100,7 @@ def run(args) -> int:
     from ..model import Severity
     from ..naming import default_domain, valid_domain
     from ..pipeline import STDIN, STDIN_NAME, discover
-    from ..registry import parse_release
+    from ..catalog import parse_release
 
     # The same configuration file as validate: target release, domain, excluded paths.
     try:

@@ -64,7 +64,7 @@ def _options(args, config_values: dict):
     from ..model import Severity
     from ..naming import default_domain, valid_domain
     from ..pipeline import Options
-    from ..registry import parse_release
+    from ..catalog import parse_release
 
     options = Options()
     if "target-version" in config_values:

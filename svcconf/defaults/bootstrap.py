@@ -195,7 +195,7 @@ def run(args) -> int:
 
     from ..commands import EXIT_OK, EXIT_USAGE, error
     from ..naming import Naming, default_domain, valid_domain
-    from ..registry import format_release, lifecycle
+    from ..catalog import format_release, lifecycle
 
     domain = args.api_domain or default_domain()
     if not valid_domain(domain):

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ..model import render_value
 from ..rules import items, mapping, text
-from ..rules.audit import STAGES
+from ..rules.apiserver.audit import STAGES
 from ..source import position
 from .request import Request
 

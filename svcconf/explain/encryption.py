@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..rules import items, mapping, text
-from ..rules.encryption import PROVIDER_ORDER, covers, display, parse_group_resource
+from ..rules.apiserver.encryption import PROVIDER_ORDER, covers, display, parse_group_resource
 from ..source import position
 
 # events.k8s.io Events are stored as core events (the validate rule tells config writers the same).

@@ -1,6 +1,6 @@
 """The conversion table: one step per (group, version, kind), chained until the target release's newest.
 
-Tables in `svcconf/migrate/tables/` register steps at import; `chain` walks them, stopping before
+Tables in `svcconf/migrate/conversions/` register steps at import; `chain` walks them, stopping before
 a version the target release does not serve yet (flowcontrol v1beta1 on 1.27 goes to v1beta3).
 """
 
@@ -45,16 +45,16 @@ def same_shape(source: str, kinds: str, target: str) -> None:
 
 @functools.lru_cache(maxsize=1)
 def table() -> dict[GVK, Step]:
-    from . import tables
+    from . import conversions
 
-    for module in pkgutil.iter_modules(tables.__path__):
-        importlib.import_module(f"{tables.__name__}.{module.name}")
+    for module in pkgutil.iter_modules(conversions.__path__):
+        importlib.import_module(f"{conversions.__name__}.{module.name}")
     return _STEPS
 
 
 def chain(gvk: GVK, target_release: tuple) -> list[Step]:
     """The steps from gvk towards the newest version the target release serves."""
-    from ..registry import lifecycle
+    from ..catalog import lifecycle
 
     lifecycle_table = lifecycle()
     steps: list[Step] = []
@@ -74,7 +74,7 @@ def chain(gvk: GVK, target_release: tuple) -> list[Step]:
 
 def fix_for(gvk: GVK, target_release: tuple) -> str | None:
     """The conversion migrate applies to gvk, worded as the fix of a `removed-api-version` finding (None: manual)."""
-    from ..registry import lifecycle
+    from ..catalog import lifecycle
 
     steps = chain(gvk, target_release)
     final = lifecycle().row(*steps[-1].target) if steps else None

@@ -6,8 +6,8 @@ import argparse
 import sys
 from collections import Counter
 
-from .check import agrees
-from .table import load_all
+from tests.conformance.check import agrees
+from tests.conformance.table import load_all
 
 
 def tally(cases) -> dict[str, Counter]:

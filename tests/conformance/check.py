@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from svcconf.model import Severity
 from svcconf.pipeline import Options, check_file
-from svcconf.registry import parse_release
+from svcconf.catalog import parse_release
 
-from .table import Case, Expected
+from tests.conformance.table import Case, Expected
 
 
 def options(case: Case) -> Options:

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .table import FILES, Case, load_all
+from tests.conformance.table import FILES, Case, load_all
 
 HEADER = "# {source}\n"
 

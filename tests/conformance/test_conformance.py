@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from .check import errors, mismatches, verdict
-from .generate import differences
-from .table import Expected, load_all
+from tests.conformance.check import errors, mismatches, verdict
+from tests.conformance.generate import differences
+from tests.conformance.table import Expected, load_all
 
 CASES = load_all()
 

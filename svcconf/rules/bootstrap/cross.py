@@ -1,0 +1,241 @@
+"""Cross-document rules of a bootstrap file: which kinds the action needs, duplicates, ignored documents, agreeing values."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+
+from svcconf.model import Finding, Severity
+from svcconf.naming import Naming
+from .. import Context, advice, mapping, text
+
+KUBEADM = "kubeadm.k8s.io"
+KUBELET = "kubelet.config.k8s.io"
+KUBEPROXY = "kubeproxy.config.k8s.io"
+INIT_KINDS = ("InitConfiguration", "ClusterConfiguration")
+KUBEPROXY_KIND = "KubeProxyConfiguration"
+COMPONENT_KINDS = {KUBELET: "KubeletConfiguration", KUBEPROXY: KUBEPROXY_KIND}
+DEFAULT_SERVICE_SUBNET = "10.96.0.0/12"
+DEFAULT_DNS_DOMAIN = "cluster.local"
+
+
+def identify(doc: object, naming: Naming) -> tuple[str, str, str] | None:
+    """(group, version, kind) of a document in upstream spelling, or None."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("apiVersion"), str) or not isinstance(doc.get("kind"), str):
+        return None
+    gv = naming.api_version(doc["apiVersion"])
+    if gv is None:
+        return None
+    return gv.group, gv.version, naming.kind(doc["kind"])
+
+
+def _naming(ctx: Context) -> Naming:
+    return Naming(ctx.options.get("api_domain") or "k8s.io")
+
+
+def documents(ctx: Context) -> list[tuple[str, str, str, dict]]:
+    """(group, version, kind, data) of the file's documents of the bootstrap tool and its components."""
+    naming = _naming(ctx)
+    out = []
+    for doc in ctx.siblings:
+        gvk = identify(doc, naming)
+        if gvk and (gvk[0] == KUBEADM or COMPONENT_KINDS.get(gvk[0]) == gvk[2]):
+            out.append((*gvk, doc))
+    return out
+
+
+def siblings_of(ctx: Context) -> Iterator[tuple[str, dict]]:
+    for _group, _version, kind, doc in documents(ctx):
+        yield kind, doc
+
+
+def first_of(ctx: Context, kind: str) -> dict | None:
+    return next((doc for k, doc in siblings_of(ctx) if k == kind), None)
+
+
+def intent(ctx: Context) -> str | None:
+    """init, join, or None when the file is for neither or both (then every document is used)."""
+    stated = ctx.options.get("bootstrap")
+    if stated:
+        return stated
+    kinds = {kind for kind, _doc in siblings_of(ctx)}
+    init, join = bool(kinds & set(INIT_KINDS)), "JoinConfiguration" in kinds
+    if init and not join:
+        return "init"
+    if join and not init:
+        return "join"
+    return None
+
+
+def check(doc: dict, ctx: Context) -> Iterator[Finding]:
+    """Checks of the file, made once on its first bootstrap document, and of this document among the others."""
+    docs = documents(ctx)
+    kind = _naming(ctx).kind(doc.get("kind", ""))
+    # The proxy document's rules live in another module, so the first of the others speaks for the file.
+    mine = [d for _g, _v, k, d in docs if k != KUBEPROXY_KIND]
+    if mine and mine[0] is doc:
+        yield from _file_level(ctx, docs)
+        yield from _other_documents(ctx)
+    yield from _duplicate(doc, kind, docs)
+    yield from _ignored(doc, kind, ctx)
+
+
+def _file_level(ctx: Context, docs: list) -> Iterator[Finding]:
+    action = intent(ctx)
+    kinds = {kind for _g, _v, kind, _d in docs}
+    if action == "init" and not kinds & set(INIT_KINDS):
+        yield Finding(
+            "missing-bootstrap-document",
+            ("kind",),
+            "no InitConfiguration or ClusterConfiguration kind was found in the configuration file",
+        )
+    if action == "join" and "JoinConfiguration" not in kinds:
+        yield Finding("missing-bootstrap-document", ("kind",), "no JoinConfiguration found in the supplied config")
+    if action == "join":
+        for _g, _v, kind, _d in docs:
+            if kind == KUBEPROXY_KIND:
+                yield advice(
+                    "ignored-bootstrap-document",
+                    ("kind",),
+                    "this join file also holds a KubeProxyConfiguration, which join silently ignores: a joining node takes the "
+                    "component configurations from the cluster",
+                )
+                break
+
+
+def _other_documents(ctx: Context) -> Iterator[Finding]:
+    """File-level findings placed in the documents they are about: a duplicated proxy document,
+    and documents of kinds the tool does not read at all (init warns about each, as the tool does)."""
+    naming = _naming(ctx)
+    seen: set[str] = set()
+    action = intent(ctx)
+    for position, sibling in enumerate(ctx.siblings):
+        gvk = identify(sibling, naming)
+        if gvk is None:
+            continue
+        group, version, kind = gvk
+        if group == KUBEPROXY and kind == KUBEPROXY_KIND:  # the kubelet document checks itself
+            if kind in seen:
+                yield Finding(
+                    "duplicate-bootstrap-kind",
+                    ("kind",),
+                    f'invalid configuration: kind "{kind}" is specified twice in YAML file',
+                    document=position,
+                )
+            seen.add(kind)
+        elif group != KUBEADM and COMPONENT_KINDS.get(group) != kind and action == "init":
+            written = f"{group}/{version}" if group else version
+            yield Finding(
+                "ignored-bootstrap-document",
+                ("kind",),
+                f"[config] WARNING: Ignored configuration document with GroupVersionKind {written}, Kind={kind}",
+                Severity.WARNING,
+                document=position,
+            )
+
+
+def _duplicate(doc: dict, kind: str, docs: list) -> Iterator[Finding]:
+    same = [d for _g, _v, k, d in docs if k == kind]
+    if len(same) > 1 and same[0] is not doc:
+        yield Finding("duplicate-bootstrap-kind", ("kind",), f'invalid configuration: kind "{kind}" is specified twice in YAML file')
+
+
+def _ignored(doc: dict, kind: str, ctx: Context) -> Iterator[Finding]:
+    action = intent(ctx)
+    gvk = identify(doc, _naming(ctx))
+    if gvk is None:
+        return
+    group, version, _kind = gvk
+    if action == "init" and group == KUBEADM and kind not in INIT_KINDS:
+        yield advice(
+            "ignored-bootstrap-document",
+            ("kind",),
+            f"[config] WARNING: Ignored configuration document with GroupVersionKind {group}/{version}, Kind={kind}",
+        )
+    elif action == "join" and kind != "JoinConfiguration":
+        yield advice(
+            "ignored-bootstrap-document",
+            ("kind",),
+            f"join reads only JoinConfiguration and silently ignores this {kind}"
+            + (": a joining node takes the component configurations from the cluster" if group != KUBEADM else ""),
+        )
+
+
+# --------------------------------------------------------------------------- values kept consistent
+
+
+def cluster_values(ctx: Context) -> dict:
+    """Networking values of the file's ClusterConfiguration, defaulted as the tool defaults them."""
+    cluster = first_of(ctx, "ClusterConfiguration")
+    net = mapping(mapping(cluster).get("networking"))
+    return {
+        "present": cluster is not None,
+        # Values of the wrong type are the schema's to report; here they count as unset.
+        "serviceSubnet": text(net.get("serviceSubnet")) or DEFAULT_SERVICE_SUBNET,
+        "podSubnet": text(net.get("podSubnet")),
+        "dnsDomain": text(net.get("dnsDomain")) or DEFAULT_DNS_DOMAIN,
+        "certificatesDir": text(mapping(cluster).get("certificatesDir")) or "/etc/kubernetes/pki",
+    }
+
+
+def dns_ip(service_subnet: str) -> str:
+    """The cluster DNS address the tool derives: the 10th address of the first service CIDR."""
+    try:
+        network = ipaddress.ip_network(service_subnet.split(",")[0].strip(), strict=False)
+        return str(network.network_address + 10)
+    except ValueError:
+        return "10.96.0.10"
+
+
+def recommended(rule_id: str, path: tuple, kind: str, field: str, want: object, got: object, severity=Severity.WARNING) -> Finding:
+    """The tool's own wording when a component value differs from what it keeps consistent."""
+    return advice(
+        rule_id,
+        path,
+        f'The recommended value for "{field}" in "{kind}" is: {_go(want)}; the provided value is: {_go(got)}',
+        severity,
+    )
+
+
+def _go(value: object) -> str:
+    if isinstance(value, list):
+        return "[" + " ".join(str(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def pod_subnet_checks(doc: dict, ctx: Context) -> Iterator[Finding]:
+    """Pod subnet against the proxy's clusterCIDR and the controller manager's --cluster-cidr (from the cluster document)."""
+    from .cluster import last_arg
+
+    pods = mapping(doc.get("networking")).get("podSubnet")
+    if not isinstance(pods, str) or not pods:
+        return
+    cidr = last_arg(mapping(doc.get("controllerManager")).get("extraArgs"), "cluster-cidr")
+    if cidr is not None and _cidrs(cidr) != _cidrs(pods):
+        yield advice(
+            "pod-subnet-mismatch",
+            ("networking", "podSubnet"),
+            f"podSubnet {pods} differs from the controller manager's --cluster-cidr={cidr} in controllerManager.extraArgs, "
+            "which overrides the value the tool derives: nodes get pod ranges outside the pod subnet",
+        )
+    proxy = first_of(ctx, KUBEPROXY_KIND)
+    if proxy is not None and intent(ctx) != "join":
+        cluster_cidr = proxy.get("clusterCIDR")
+        if isinstance(cluster_cidr, str) and cluster_cidr and _cidrs(cluster_cidr) != _cidrs(pods):
+            yield advice(
+                "pod-subnet-mismatch",
+                ("networking", "podSubnet"),
+                f'The recommended value for "clusterCIDR" in "KubeProxyConfiguration" is: {pods}; the provided value is: {cluster_cidr}',
+            )
+
+
+def _cidrs(raw: str) -> set:
+    out = set()
+    for part in raw.split(","):
+        try:
+            out.add(ipaddress.ip_network(part.strip(), strict=False))
+        except ValueError:
+            out.add(part.strip())
+    return out

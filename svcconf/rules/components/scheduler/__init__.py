@@ -1,0 +1,1 @@
+"""Rules of the scheduler's configuration: profiles, plugin args, extenders."""
