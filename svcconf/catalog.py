@@ -156,12 +156,3 @@ def lifecycle() -> LifecycleTable:
             group_scope[row.group] = row.scope
         group_versions.setdefault(row.group, set()).add(row.version)
     return LifecycleTable(newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()})
-
-
-def rules_for(module_name: str | None, kind: str):
-    """The rule functions a rules module registers for a kind (the module is imported on first use)."""
-    if not module_name:
-        return ()
-    from .rules import rules_of
-
-    return rules_of(module_name, kind)

@@ -1,7 +1,8 @@
 """Rule documentation: what each rule checks, why, a failing example, the fix and where upstream says so.
 
-Each rules area keeps its docs beside its code (`rules/<area>.toml`); this module reads them on
-demand (`svcconf rules`, SARIF metadata, configuration ids), never on the validate hot path.
+Each rules area keeps its docs beside its code (`rules/<component>/<area>.toml`, and migrate's in
+`migrate/migrate.toml`); this module reads them on demand (`svcconf rules`, SARIF metadata,
+configuration ids), never on the validate hot path.
 
 A TOML file holds one table per rule id. Top-level keys other than tables are defaults for its
 rules: `header` (the apiVersion and kind lines the examples continue) and `command` (`validate`
@@ -30,7 +31,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-RULES_DIR = Path(__file__).with_name("rules")
+DOC_FOLDERS = ("rules", "migrate")
 PACKAGE_DIR = Path(__file__).parent
 # The release every source reference was checked against; paths and functions move between releases.
 UPSTREAM_RELEASE = "v1.36.0"
@@ -138,7 +139,7 @@ def _strings(value, what: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1)
 def all_rule_docs() -> dict[str, RuleDoc]:
     docs: dict[str, RuleDoc] = {}
-    for path in sorted(RULES_DIR.glob("*.toml")):
+    for path in sorted(p for folder in DOC_FOLDERS for p in (PACKAGE_DIR / folder).rglob("*.toml")):
         with open(path, "rb") as handle:
             table = tomllib.load(handle)
         defaults = {key: value for key, value in table.items() if not isinstance(value, dict)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from . import catalog
+from . import catalog, rules
 from .model import Anchor, Finding, Path, Severity
 from .naming import GroupVersion, Naming
 from .source import Document
@@ -39,6 +39,8 @@ def _units(data: dict, naming: Naming) -> Iterator[Unit]:
 
 
 LEGACY_ADMISSION_KEYS = frozenset({"imagePolicy", "podNodeSelectorPluginConfig"})
+# The rules module and pseudo-kind that check such an unversioned admission plugin file.
+LEGACY_ADMISSION = ("apiserver.admission", "LegacyAdmissionPluginConfig")
 # Config groups whose tool refuses an old version with its own message before decoding (kubeadm's
 # "your configuration file uses an old API spec"), not with the scheme's "no kind ... is registered".
 OWN_VERSION_CHECK = frozenset({"kubeadm.k8s.io"})
@@ -136,9 +138,8 @@ class DocumentChecker:
         if gv is None or kind is None:
             if not findings and LEGACY_ADMISSION_KEYS & unit.data.keys() and not {"apiVersion", "kind"} & unit.data.keys():
                 # The API server still reads these unversioned files for two admission plugins (ADM-004).
-                from .rules.apiserver.admission import check_legacy_config
-
-                return list(check_legacy_config(unit.data, self._context(unit, document, siblings, None, None))), True
+                context = self._context(unit, document, siblings, None, None)
+                return [f for function in rules.rules_for(*LEGACY_ADMISSION) for f in _run_rule(function, unit.data, context)], True
             return findings, bool(findings)
         row = self.table.row(gv.group, gv.version, kind)
         scope = self.table.group_scope.get(gv.group)
@@ -214,7 +215,6 @@ class DocumentChecker:
 
     def _context(self, unit: Unit, document: Document, siblings: list[dict], gv: GroupVersion | None, kind: str | None):
         """What the rules of a unit may know, including how to check an object embedded in it."""
-        from .rules import Context
 
         def embedded(path: Path, data: dict, api_version: str | None = None, kind_name: str | None = None) -> list[Finding]:
             inner = Unit(unit.prefix + path, data, self.naming.api_version(api_version) if api_version else None, kind_name)
@@ -222,7 +222,7 @@ class DocumentChecker:
             return [f.under(path) for f in inner_findings]
 
         options = {"field_validation": self.field_validation, "kind": kind, "group_version": gv, "api_domain": self.naming.domain}
-        return Context(self.target, self.file, siblings, {**options, **self.inputs}, embedded)
+        return rules.Context(self.target, self.file, siblings, {**options, **self.inputs}, embedded)
 
     def _schema_and_rules(self, gv: GroupVersion, kind: str, unit: Unit, document: Document, siblings: list[dict]) -> list[Finding]:
         from .schema import checker_for
@@ -238,7 +238,7 @@ class DocumentChecker:
         module = checker.schema.get("x-svcconf-rules") if checker else None
         if module:
             context = self._context(unit, document, siblings, gv, kind)
-            for function in catalog.rules_for(module, kind):
+            for function in rules.rules_for(module, kind):
                 findings.extend(_run_rule(function, unit.data, context))
         return findings
 

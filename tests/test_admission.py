@@ -6,7 +6,6 @@ import pytest
 
 from svcconf.go.durations import format_duration as go_duration
 from svcconf.go.names import dns1123_label, dns1123_subdomain, qualified_name
-
 from tests.helpers import run
 
 ADMISSION = """apiVersion: apiserver.config.k8s.io/v1

@@ -9,9 +9,8 @@ import re
 
 import pytest
 
-from svcconf.docs import all_rule_docs
 from svcconf.catalog import lifecycle, schema_index, schema_root
-
+from svcconf.docs import all_rule_docs
 from tests.conftest import FIXTURES
 
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -27,9 +26,9 @@ def test_schema_is_valid_and_placed_by_its_gvk(key, path: str) -> None:
     jsonschema.Draft202012Validator.check_schema(schema)
     gvk = schema["x-svcconf-gvk"]
     assert (gvk["group"], gvk["version"], gvk["kind"]) == key
-    module = schema.get("x-svcconf-rules")
-    if module:
-        assert importlib.util.find_spec(f"svcconf.rules.{module}") is not None
+    modules = schema.get("x-svcconf-rules") or []
+    for module in [modules] if isinstance(modules, str) else modules:
+        assert importlib.util.find_spec(f"svcconf.rules.{module}") is not None, module
 
 
 def test_every_schema_kind_is_in_the_lifecycle_table() -> None:

@@ -13,7 +13,6 @@ import pytest
 
 from svcconf.model import Severity
 from svcconf.pipeline import Options, check_file
-
 from tests.conftest import CORPUS
 
 # Every area of the corpus; SVCCONF_CORPUS_AREAS=authn,authz narrows the run while a kind is written.

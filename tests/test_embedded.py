@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from svcconf import catalog
+from svcconf import rules
 from svcconf.pipeline import check_text
 
 OUTER = """apiVersion: audit.k8s.io/v1
@@ -13,12 +13,12 @@ rules:
 
 
 def test_embedded_object_is_checked_with_its_own_schema_and_rules(monkeypatch) -> None:
-    original = catalog.rules_for
+    original = rules.rules_for
     inner = {"rules": [{"level": "Bogus"}], "omitManagedFields": "yes"}
 
     def with_embedding(module, kind):
         functions = list(original(module, kind))
-        if kind == "Policy" and module == "audit":
+        if kind == "Policy" and module == "apiserver.audit":
 
             def embed(doc, ctx):
                 if doc is not inner:
@@ -29,7 +29,7 @@ def test_embedded_object_is_checked_with_its_own_schema_and_rules(monkeypatch) -
             functions.append(embed)
         return functions
 
-    monkeypatch.setattr(catalog, "rules_for", with_embedding)
+    monkeypatch.setattr(rules, "rules_for", with_embedding)
     result = check_text(OUTER)
     found = sorted((d.rule, d.path_text) for d in result.diagnostics)
     assert found == [
@@ -41,7 +41,7 @@ def test_embedded_object_is_checked_with_its_own_schema_and_rules(monkeypatch) -
 
 
 def test_a_failing_rule_is_a_diagnostic_not_a_traceback(monkeypatch) -> None:
-    original = catalog.rules_for
+    original = rules.rules_for
 
     def broken(module, kind):
         def explode(doc, ctx):
@@ -50,7 +50,7 @@ def test_a_failing_rule_is_a_diagnostic_not_a_traceback(monkeypatch) -> None:
 
         return [*original(module, kind), explode]
 
-    monkeypatch.setattr(catalog, "rules_for", broken)
+    monkeypatch.setattr(rules, "rules_for", broken)
     result = check_text(OUTER.replace("Metadata", "Bogus"))
     assert sorted((d.rule, d.path_text) for d in result.diagnostics) == [("internal-error", ""), ("invalid-value", "rules[0].level")]
     [internal] = [d for d in result.diagnostics if d.rule == "internal-error"]

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from svcconf.pipeline import check_file
-
 from tests.conftest import FIXTURES
 from tests.fixture_args import options_for
 

@@ -18,7 +18,6 @@ import re
 import pytest
 
 import svcconf
-
 from tests.conftest import ROOT
 from tests.linear_check import adversarial_inputs, check_pattern, patterns_in, worst_case
 

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from svcconf.catalog import parse_release
 from svcconf.migrate import Options, migrate_bytes
 from svcconf.pipeline import check_text
-from svcconf.catalog import parse_release
-
 from tests.conftest import FIXTURES
 
 MIGRATE = FIXTURES / "migrate"

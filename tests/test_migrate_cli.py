@@ -12,7 +12,6 @@ from svcconf.migrate import Options, migrate_bytes
 from svcconf.migrate.ops import leaves
 from svcconf.pipeline import check_text
 from svcconf.source import parse
-
 from tests.conftest import CORPUS
 from tests.helpers import run
 from tests.test_migrate import CASES
@@ -403,7 +402,6 @@ def test_diffs_of_files_without_secrets_apply_with_git(tmp_path: Path, monkeypat
     import subprocess
 
     from svcconf.catalog import format_release
-
     from tests.test_migrate import CASES, options_for
 
     if shutil.which("git") is None:

@@ -201,7 +201,6 @@ def test_no_input_reaches_the_internal_error_path() -> None:
 
     from svcconf.migrate import migrate_bytes
     from svcconf.source import parse
-
     from tests.conftest import FIXTURES
 
     rng = random.Random(20261125)

@@ -12,7 +12,6 @@ import pytest
 
 from svcconf.commands.validate import FORMATS
 from svcconf.report.escape import file_name, printable
-
 from tests.conftest import ROOT
 from tests.helpers import run
 

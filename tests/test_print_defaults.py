@@ -8,7 +8,6 @@ import pytest
 import yaml
 
 from svcconf.defaults.components import kinds
-
 from tests.conftest import SHARED
 from tests.helpers import run
 

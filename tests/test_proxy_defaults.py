@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from svcconf.catalog import PACKAGE_DIR, schema_root
-
 from tests.conftest import SHARED
 from tests.helpers import run
 

@@ -12,7 +12,6 @@ import random
 import yaml
 
 from svcconf.pipeline import Options, check_text
-
 from tests.conftest import FIXTURES
 
 ODD_VALUES = [None, 0, -1, 1.5, True, "", "x", [], {}, [1, "a"], {"a": 1}, "::", "*", 10**20, "-1s"]

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from svcconf.docs import UPSTREAM_RELEASE, UPSTREAM_REPO, all_rule_docs, in_words, reporting_modules
-
 from tests.conftest import ROOT
 from tests.helpers import run
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.pipeline import Options, check_text
 from svcconf.catalog import parse_release
+from svcconf.pipeline import Options, check_text
 from svcconf.rules.components.base import format_duration, parse_duration
 
 HEAD = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"

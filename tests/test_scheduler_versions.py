@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.pipeline import Options, check_file
 from svcconf.catalog import parse_release
-
+from svcconf.pipeline import Options, check_file
 from tests.conftest import CORPUS
 
 # rules-components 3.1: deprecated and removed (no longer decodable) releases.

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from svcconf.commands.validate import FORMATS
-
 from tests.helpers import run
 
 SECRETS = {

@@ -95,12 +95,12 @@ def _diff(outcome, stream) -> None:
 
 
 def run(args) -> int:
+    from ..catalog import parse_release
     from ..config import ConfigError, find_config, load_config
     from ..migrate import Options, migrate_bytes, write_atomic
     from ..model import Severity
     from ..naming import default_domain, valid_domain
     from ..pipeline import STDIN, STDIN_NAME, discover
-    from ..catalog import parse_release
 
     # The same configuration file as validate: target release, domain, excluded paths.
     try:

@@ -61,10 +61,10 @@ def add_parser(commands) -> None:
 
 
 def _options(args, config_values: dict):
+    from ..catalog import parse_release
     from ..model import Severity
     from ..naming import default_domain, valid_domain
     from ..pipeline import Options
-    from ..catalog import parse_release
 
     options = Options()
     if "target-version" in config_values:

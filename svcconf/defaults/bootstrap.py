@@ -193,9 +193,9 @@ def add_parsers(targets) -> None:
 def run(args) -> int:
     import sys
 
+    from ..catalog import format_release, lifecycle
     from ..commands import EXIT_OK, EXIT_USAGE, error
     from ..naming import Naming, default_domain, valid_domain
-    from ..catalog import format_release, lifecycle
 
     domain = args.api_domain or default_domain()
     if not valid_domain(domain):

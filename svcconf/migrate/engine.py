@@ -13,10 +13,10 @@ from typing import Any, NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..catalog import canonical, format_release, lifecycle
 from ..construct import PLAIN_TAG, STR_TAG
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..naming import UPSTREAM_DOMAIN, Naming
-from ..catalog import canonical, format_release, lifecycle
 from ..source import Document, decode, parse, position
 from . import emit, guard
 from .ops import Context, Note, Review, clone

@@ -1,8 +1,8 @@
 """Rule plumbing: registration by kind, the context a rule sees, and Kubernetes-style error helpers.
 
 A rule is a small pure function `(doc, ctx) -> Iterable[Finding]`. Modules register their rules
-with `@rule("Kind", ...)`; a schema names its module in `x-svcconf-rules`, and the module is
-imported only when a document of that kind appears.
+with `@rule("Kind", ...)`; a schema names its modules in `x-svcconf-rules` (relative to this
+package, e.g. `apiserver.audit`), and a module is imported only when a document of that kind appears.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ..model import Anchor, Finding, Path, Severity, render_value
+from ..model import Anchor, Finding, Path, Severity, render_path, render_value
 from ..secrets import REDACTED, render_at
 
 RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
@@ -58,7 +58,7 @@ def rule(*kinds: str) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule function for the given kinds (upstream spelling)."""
 
     def register(function: RuleFunction) -> RuleFunction:
-        module = function.__module__.rsplit(".", 1)[-1]
+        module = function.__module__.removeprefix(f"{__name__}.")
         table = _REGISTRY.setdefault(module, {})
         for kind in kinds:
             table.setdefault(kind, []).append(function)
@@ -67,11 +67,18 @@ def rule(*kinds: str) -> Callable[[RuleFunction], RuleFunction]:
     return register
 
 
-def rules_of(module_name: str, kind: str) -> list[RuleFunction]:
-    if module_name not in _REGISTRY:
-        importlib.import_module(f"{__name__}.{module_name}")
-        _REGISTRY.setdefault(module_name, {})
-    return _REGISTRY[module_name].get(kind, [])
+def rules_for(modules: str | list[str] | None, kind: str) -> list[RuleFunction]:
+    """The rule functions the named modules (`x-svcconf-rules` of a schema) register for a kind.
+
+    A module is imported the first time a document of one of its kinds appears.
+    """
+    found: list[RuleFunction] = []
+    for module in [modules] if isinstance(modules, str) else modules or []:
+        if module not in _REGISTRY:
+            importlib.import_module(f"{__name__}.{module}")
+            _REGISTRY.setdefault(module, {})
+        found.extend(_REGISTRY[module].get(kind, []))
+    return found
 
 
 # --------------------------------------------------------------------------- error shapes
@@ -111,6 +118,15 @@ def too_many(path: Path, count: int, limit: int, rule: str) -> Finding:
     return Finding(rule, path, f"Too many: {count}: must have at most {limit} {noun}")
 
 
+def unknown_field(path: tuple, ctx: Context, rule_id: str = "unknown-field", shown: tuple | None = None) -> Iterator[Finding]:
+    """An unknown field at `path`, at the severity the field-validation setting gives it; `shown` is the path the message names."""
+    level = ctx.options.get("field_validation", "Strict")
+    if level == "Ignore":
+        return
+    severity = Severity.ERROR if level == "Strict" else Severity.WARNING
+    yield Finding(rule_id, path, f'unknown field "{render_path(path if shown is None else shown)}"', severity, Anchor.KEY)
+
+
 def advice(rule: str, path: Path, message: str, severity: Severity = Severity.WARNING) -> Finding:
     """A finding beyond the server's own checks (svcconf's warnings and advice)."""
     return Finding(rule, path, message, severity)
@@ -128,6 +144,11 @@ def mapping(value: Any) -> dict:
 
 def text(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def in_memory(file: str) -> bool:
+    """Standard input and in-memory text have no folder to resolve paths against."""
+    return not file or file.startswith("<") or file == "-"
 
 
 def node_path_problem(ctx: Context, path: str, want: str = "file") -> str | None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from svcconf.catalog import parse_release
 from svcconf.model import Severity
 from svcconf.pipeline import Options, check_file
-from svcconf.catalog import parse_release
-
 from tests.conformance.table import Case, Expected
 
 

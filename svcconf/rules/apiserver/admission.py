@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from svcconf.model import Anchor, Finding, Severity, render_path
-from .. import Context, advice, forbidden, invalid, items, mapping, node_path_problem, rule, text
+from svcconf.model import Anchor, Finding, Severity
+
+from .. import Context, advice, forbidden, in_memory, invalid, items, mapping, node_path_problem, rule, text, unknown_field
 
 # Plugin name -> (apiVersion, kind) assumed when an embedded configuration names none.
 EMBEDDED_DEFAULTS = {
@@ -38,20 +39,6 @@ NEEDS_CONFIG = {
     "EventRateLimit": 'couldn\'t init admission plugin "EventRateLimit": limits: Invalid value: null: must not be empty',
     "ImagePolicyWebhook": 'couldn\'t init admission plugin "ImagePolicyWebhook": no config specified',
 }
-
-
-def unknown_field(path: tuple, ctx: Context, rule_id: str = "unknown-field", shown: tuple | None = None) -> Iterator[Finding]:
-    """An unknown field at `path`, at the severity the field-validation setting gives it; `shown` is the path the message names."""
-    level = ctx.options.get("field_validation", "Strict")
-    if level == "Ignore":
-        return
-    severity = Severity.ERROR if level == "Strict" else Severity.WARNING
-    yield Finding(rule_id, path, f'unknown field "{render_path(path if shown is None else shown)}"', severity, Anchor.KEY)
-
-
-def in_memory(file: str) -> bool:
-    """Standard input and in-memory text have no folder to resolve paths against."""
-    return not file or file.startswith("<") or file == "-"
 
 
 @rule("AdmissionConfiguration")
@@ -186,6 +173,7 @@ def check_webhook_admission(doc: dict, ctx: Context) -> Iterator[Finding]:
 LEGACY_PLUGIN_KEYS = {"imagePolicy": "ImagePolicyWebhook", "podNodeSelectorPluginConfig": "PodNodeSelector"}
 
 
+@rule("LegacyAdmissionPluginConfig")
 def check_legacy_config(doc: dict, ctx: Context) -> Iterator[Finding]:
     """An unversioned admission plugin file (no apiVersion, no kind), which the server still accepts (ADM-004)."""
     plugins = [plugin for key, plugin in LEGACY_PLUGIN_KEYS.items() if key in doc]

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from svcconf.go.names import dns1123_subdomain
 from svcconf.model import Finding, Severity
+
 from .. import Context, advice, invalid, items, mapping, required, rule
 
 STAGES = ("RequestReceived", "ResponseStarted", "ResponseComplete", "Panic")

@@ -14,6 +14,7 @@ from svcconf.go.names import dns1123_subdomain
 from svcconf.go.net import parse_ip
 from svcconf.go.pem import blocks as pem_blocks
 from svcconf.model import Anchor, Finding, Path, Severity, render_path
+
 from .. import Context, advice, duplicate, forbidden, invalid, items, mapping, required, rule, text
 
 _EXTRA_PATH = re.compile(r"^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+\Z")

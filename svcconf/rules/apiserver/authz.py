@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from svcconf.go.durations import format_duration, parse_duration
 from svcconf.go.names import dns1123_subdomain
 from svcconf.model import Finding, Path, Severity
+
 from .. import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
 from .authn import check_cel, unknown
 

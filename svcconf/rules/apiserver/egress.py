@@ -11,7 +11,8 @@ import os
 from collections.abc import Iterator
 
 from svcconf.model import Anchor, Finding, Severity
-from .. import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
+
+from .. import Context, advice, duplicate, in_memory, invalid, items, mapping, not_supported, required, rule, text, unknown_field
 
 PROTOCOLS = ("Direct", "HTTPConnect", "GRPC")
 NAMES = ("cluster", "controlplane", "etcd")
@@ -33,8 +34,6 @@ def _newer_fields(base: tuple, connection: dict, ctx: Context) -> Iterator[Findi
     """
     tls = mapping(mapping(mapping(connection.get("transport")).get("tcp")).get("tlsConfig"))
     if "tlsServerName" in tls and not ctx.at_least(1, 36):
-        from .admission import unknown_field
-
         yield from unknown_field(base + ("transport", "tcp", "tlsConfig", "tlsServerName"), ctx)
 
 
@@ -125,8 +124,6 @@ def _missing_file(where: tuple, path: str, detail: str, ctx: Context) -> Iterato
 
     An absolute path names the node's file system and is looked up only with --fs-checks.
     """
-    from .admission import in_memory
-
     if in_memory(ctx.file) or (os.path.isabs(path) and not ctx.options.get("fs_checks")):
         return
     resolved = path if os.path.isabs(path) else os.path.join(os.path.dirname(os.path.abspath(ctx.file)), path)

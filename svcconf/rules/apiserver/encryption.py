@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from svcconf.go.durations import format_duration, parse_duration
 from svcconf.go.url import parse_url
 from svcconf.model import Anchor, Finding, Severity, render_value
+
 from .. import Context, advice, invalid, invalid_redacted, items, mapping, required, rule, text
 
 PROVIDER_ORDER = ("kms", "aesgcm", "aescbc", "secretbox", "identity")  # the server's priority order

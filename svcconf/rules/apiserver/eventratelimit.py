@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from svcconf.model import Anchor, Finding, Severity
-from .. import Context, advice, invalid, items, mapping, not_supported, rule
+
+from .. import Context, advice, invalid, items, mapping, not_supported, rule, unknown_field
 
 LIMIT_TYPES = ("Server", "Namespace", "User", "SourceAndObject")
 LIMIT_FIELDS = frozenset({"type", "qps", "burst", "cacheSize"})
@@ -45,8 +46,6 @@ def _is_int(value) -> bool:
 
 @rule("Configuration")
 def check_unknown_fields(doc: dict, ctx: Context) -> Iterator[Finding]:
-    from .admission import unknown_field
-
     for key in doc:
         if key not in TOP_FIELDS:
             yield from unknown_field((key,), ctx, "lenient-unknown-field")

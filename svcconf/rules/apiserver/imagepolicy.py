@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 from svcconf.go.durations import format_duration
 from svcconf.model import Finding, Severity
-from .. import Context, invalid, node_path_problem, required
+
+from .. import Context, invalid, node_path_problem, required, unknown_field
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -55,8 +56,6 @@ def check_plugin_config(where: tuple, config: dict, ctx: Context, shared_with: f
 
     `shared_with` names top-level keys other plugins read from the same file (a legacy file).
     """
-    from .admission import unknown_field
-
     for finding in _checker().check(config, ctx.options.get("field_validation", "Strict")):
         yield Finding(finding.rule, where + finding.path, finding.message, finding.severity, finding.anchor)
     for key in config:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from svcconf.go.names import dns1123_label, dns1123_subdomain
 from svcconf.go.numbers import parse_int
 from svcconf.model import Finding, Severity
+
 from .. import Context, advice, duplicate, invalid, items, mapping, rule
 
 LEVELS = ("privileged", "baseline", "restricted")

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from svcconf.go.url import parse_url
 from svcconf.model import Finding
+
 from .. import Context, invalid, rule
 
 SCHEMES = ("dns", "unix", "unix-abstract")

@@ -7,15 +7,18 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from svcconf.catalog import parse_release
 from svcconf.go.names import dns1123_subdomain, is_subdomain, wildcard_dns1123_subdomain
 from svcconf.go.net import AddressError, parse_cidr_sloppy, parse_ip_sloppy, parse_port, split_host_port
 from svcconf.go.numbers import parse_int
 from svcconf.go.reference import valid_image_repository
 from svcconf.go.url import parse_url
 from svcconf.model import Finding, Path, render_value
-from svcconf.catalog import parse_release
 from svcconf.tsv import read_table
+
 from .. import Context, advice, invalid, items, mapping
+from .cross import pod_subnet_checks, siblings_of
+from .fields import check_absolute, check_args, last_arg
 
 MIN_SERVICE_ADDRESSES = 10
 MIN_POD_ADDRESSES = 14
@@ -38,8 +41,6 @@ def check(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from _networking(doc, mapping(doc.get("networking")))
     api_server = mapping(doc.get("apiServer"))
     yield from _sans(("apiServer", "certSANs"), api_server.get("certSANs"), lowercase=True)
-    from .configs import check_absolute, check_args
-
     for component in ("apiServer", "controllerManager", "scheduler"):
         yield from check_args((component, "extraArgs"), mapping(doc.get(component)).get("extraArgs"))
     yield from check_absolute(("certificatesDir",), doc.get("certificatesDir"))
@@ -49,8 +50,6 @@ def check(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from _etcd(mapping(doc.get("etcd")))
     yield from _encryption_algorithm(doc.get("encryptionAlgorithm"), ctx)
     yield from _kubernetes_version(doc.get("kubernetesVersion"))
-    from .cross import pod_subnet_checks
-
     yield from pod_subnet_checks(doc, ctx)
 
 
@@ -93,7 +92,7 @@ def _networking(doc: dict, net: dict) -> Iterator[Finding]:
     pods = net.get("podSubnet")
     if isinstance(pods, str) and pods:
         networks = yield from _subnets(("networking", "podSubnet"), pods, MIN_POD_ADDRESSES, "invalid-pod-subnet")
-        if networks and _last_arg(mapping(doc.get("controllerManager")).get("extraArgs"), "allocate-node-cidrs") != "false":
+        if networks and last_arg(mapping(doc.get("controllerManager")).get("extraArgs"), "allocate-node-cidrs") != "false":
             for network in networks:
                 yield from _node_mask(doc, network)
 
@@ -124,7 +123,7 @@ def _subnets(path: Path, raw: str, minimum: int, rule_id: str):
 def _node_mask(doc: dict, network) -> Iterator[Finding]:
     path = ("networking", "podSubnet")
     flag = f"node-cidr-mask-size-ipv{network.version}"
-    written = _last_arg(mapping(doc.get("controllerManager")).get("extraArgs"), flag)
+    written = last_arg(mapping(doc.get("controllerManager")).get("extraArgs"), flag)
     node_mask = DEFAULT_NODE_MASK[network.version]
     if written is not None:
         node_mask = parse_int(written)  # strconv.Atoi
@@ -151,21 +150,6 @@ def _node_mask(doc: dict, network) -> Iterator[Finding]:
             f"pod subnet mask ({pod_mask}) and node-mask ({node_mask}) difference is greater than {MAX_NODE_MASK_DIFFERENCE}",
             "pod-subnet-node-mask",
         )
-
-
-def _last_arg(args: Any, name: str) -> str | None:
-    """The value a component flag ends up with: a v1beta3 map entry or the last v1beta4 list entry."""
-    if isinstance(args, dict):
-        value = args.get(name)
-        return value if isinstance(value, str) else None
-    found = None
-    for _i, arg in items(args):
-        if isinstance(arg, dict) and arg.get("name") == name and isinstance(arg.get("value"), str):
-            found = arg["value"]
-    return found
-
-
-last_arg = _last_arg
 
 
 # --------------------------------------------------------------------------- names and endpoints
@@ -224,8 +208,6 @@ def _parse_host_port(value: str) -> str | None:
 
 def _several_control_planes(ctx: Context) -> bool:
     """More control planes are planned when certificates are shared or a control-plane join sits beside."""
-    from .cross import siblings_of
-
     for kind, sibling in siblings_of(ctx):
         if kind == "InitConfiguration" and sibling.get("certificateKey"):
             return True
@@ -243,8 +225,6 @@ def _etcd(etcd: dict) -> Iterator[Finding]:
         yield invalid(("etcd",), "", ".Etcd.Local and .Etcd.External are mutually exclusive", "invalid-etcd")
         return
     if isinstance(local, dict):
-        from .configs import check_absolute, check_args
-
         yield from check_absolute(("etcd", "local", "dataDir"), local.get("dataDir"))
         yield from _sans(("etcd", "local", "serverCertSANs"), local.get("serverCertSANs"))
         yield from _sans(("etcd", "local", "peerCertSANs"), local.get("peerCertSANs"))
@@ -255,8 +235,6 @@ def _etcd(etcd: dict) -> Iterator[Finding]:
 
 
 def _external_etcd(external: dict) -> Iterator[Finding]:
-    from .configs import check_absolute
-
     path = ("etcd", "external")
     ca, cert, key = (external.get(k) or "" for k in ("caFile", "certFile", "keyFile"))
     if bool(cert) != bool(key):

@@ -13,8 +13,10 @@ from svcconf.go.net import AddressError, parse_ip_sloppy, split_host_port
 from svcconf.go.url import parse_url
 from svcconf.model import Finding, Path
 from svcconf.secrets import Masked
+
 from .. import Context, advice, invalid, items, mapping, not_supported, required, rule
 from . import cluster
+from .fields import check_absolute, check_args, is_absolute
 
 TOKEN = re.compile(r"^([a-z0-9]{6})\.([a-z0-9]{16})\Z")
 TOKEN_ID = re.compile(r"^[a-z0-9]{6}")
@@ -176,17 +178,6 @@ def check_preflight(path: Path, value: Any) -> Iterator[Finding]:
         yield invalid(path, ",".join(names), "don't specify individual checks if 'all' is used", "preflight-all-with-others")
 
 
-def check_args(path: Path, value: Any) -> Iterator[Finding]:
-    """v1beta4 extraArgs lists: every entry needs a name (a v1beta3 map has its names as keys)."""
-    for index, arg in items(value):
-        if isinstance(arg, dict) and not arg.get("name"):
-            yield invalid(path + (index,), f"index {index}", "argument has no name", "extra-arg-without-name")
-
-
-def is_absolute(path: str) -> bool:
-    return path.startswith("/")
-
-
 def hex_problem(value: str) -> tuple[str | None, int]:
     """(decoding error, decoded length) of Go's hex.DecodeString, never quoting the input."""
     if any(ch not in "0123456789abcdefABCDEF" for ch in value):
@@ -194,11 +185,6 @@ def hex_problem(value: str) -> tuple[str | None, int]:
     if len(value) % 2:
         return "encoding/hex: odd length hex string", 0
     return None, len(value) // 2
-
-
-def check_absolute(path: Path, value: Any) -> Iterator[Finding]:
-    if isinstance(value, str) and value and not is_absolute(value):
-        yield invalid(path, value, "path is not absolute", "bootstrap-path-not-absolute")
 
 
 # --------------------------------------------------------------------------- ClusterConfiguration

@@ -7,7 +7,9 @@ from collections.abc import Iterator
 
 from svcconf.model import Finding, Severity
 from svcconf.naming import Naming
+
 from .. import Context, advice, mapping, text
+from .fields import last_arg
 
 KUBEADM = "kubeadm.k8s.io"
 KUBELET = "kubelet.config.k8s.io"
@@ -207,8 +209,6 @@ def _go(value: object) -> str:
 
 def pod_subnet_checks(doc: dict, ctx: Context) -> Iterator[Finding]:
     """Pod subnet against the proxy's clusterCIDR and the controller manager's --cluster-cidr (from the cluster document)."""
-    from .cluster import last_arg
-
     pods = mapping(doc.get("networking")).get("podSubnet")
     if not isinstance(pods, str) or not pods:
         return

@@ -13,6 +13,7 @@ from typing import Any
 
 from svcconf.go.durations import format_duration, parse_duration
 from svcconf.model import Finding, Path, Severity
+
 from .. import Context, advice, invalid, mapping, required
 
 # RecommendedDefaultLeaderElectionConfiguration, with the lock that scheduler, KCM and CCM set first.

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from svcconf.go.durations import format_duration, parse_duration
 from svcconf.go.net import parse_cidr_sloppy
 from svcconf.model import Finding, Severity
+
 from .. import Context, advice, invalid, items, mapping, required, rule, text
 from .base import check_client_connection, check_debugging, check_leader_election
 from .leader_migration import CCM_CONTROLLERS, CCM_WEBHOOKS, KCM_CONTROLLERS, leader_migration

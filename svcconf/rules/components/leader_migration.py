@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from svcconf.model import Finding, Severity
+
 from .. import Context, advice, invalid, items, mapping, required, rule, text
 
 LM = "LeaderMigrationConfiguration"

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from svcconf.go.names import dns1123_subdomain, qualified_name
 from svcconf.model import Finding
+
 from .. import Context, invalid, mapping, required, rule, text
 
 LIMITS = (("reportingInstance", 128), ("action", 128), ("reason", 128), ("note", 1024))

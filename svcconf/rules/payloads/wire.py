@@ -11,6 +11,7 @@ import binascii
 from collections.abc import Iterator
 
 from svcconf.model import Anchor, Finding, Severity
+
 from .. import Context, advice, items, mapping, not_supported, required, rule, text
 
 OPERATIONS = ("CREATE", "UPDATE", "DELETE", "CONNECT")

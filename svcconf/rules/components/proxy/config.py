@@ -16,6 +16,7 @@ from svcconf.go.net import AddressError, parse_cidr_sloppy, parse_ip_sloppy, par
 from svcconf.go.numbers import parse_int
 from svcconf.model import Finding
 from svcconf.rules import Context, advice, invalid, items, mapping, not_supported, rule, text
+
 from ..base import check_client_connection
 from .advice import check_runtime_advice, detect_local_leftovers
 from .gates import check_feature_gates

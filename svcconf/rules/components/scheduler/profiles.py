@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from svcconf.model import Anchor, Finding, Path, Severity, render_value
 from svcconf.catalog import format_release
+from svcconf.model import Anchor, Finding, Path, Severity, render_value
 from svcconf.rules import Context, advice, duplicate, invalid, items, mapping, required, rule, text
+
+from ..base import check_client_connection, check_debugging, check_leader_election
 from . import plugin_checks as checks
 from . import plugins
-from ..base import check_client_connection, check_debugging, check_leader_election
 from .extenders import check_extenders
 
 GROUP = "kubescheduler.config.k8s.io"

@@ -15,8 +15,8 @@ import re
 import warnings
 from typing import NamedTuple
 
-from .cel import tokens
-from .go.durations import parse_duration
+from ..go.durations import parse_duration
+from .tokens import tokens
 
 Issue = tuple  # (line, column, message)
 

@@ -17,6 +17,8 @@ from typing import NamedTuple
 from cel_expr_python import cel
 from cel_expr_python.ext import ext_optional, ext_strings
 
+from .tokens import tokens
+
 T = cel.Type
 STRING, BOOL, INT, DOUBLE, DYN = T.STRING, T.BOOL, T.INT, T.DOUBLE, T.DYN
 LIST_DYN = T("list<dyn>")
@@ -214,7 +216,7 @@ def _positions(text: str) -> list[tuple[str, str]]:
 
 def _literal_issues(expression: str, target: tuple) -> list[tuple[int, int, str]]:
     """What the server's literal validators refuse in an expression that type-checked (cel_literals)."""
-    from .cel_literals import literal_issues
+    from .literals import literal_issues
 
     return literal_issues(expression, tuple(target))
 
@@ -305,33 +307,6 @@ def shape(variable: str, bucket: tuple) -> dict | None:
     request = {"user": "string", "groups": "list(string)", "uid": "string", "extra": _EXTRA}
     request.update(resourceAttributes=resource, nonResourceAttributes={"path": "string", "verb": "string"})
     return request
-
-
-_STRING_FORMS = (
-    r"'''(?:\\.|[^\\])*?'''",
-    r'"""(?:\\.|[^\\])*?"""',
-    r"'(?:\\.|[^'\\\n])*'",
-    r'"(?:\\.|[^"\\\n])*"',
-)
-_TOKEN = re.compile(
-    r"(?P<skip>\s+|//[^\n]*)"
-    r"|(?P<string>[rRbB]{0,2}(?:" + "|".join(_STRING_FORMS) + "))"
-    r"|(?P<number>0[xX][0-9a-fA-F]+[uU]?|\d*\.\d+(?:[eE][+-]?\d+)?|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[uU]?)"
-    r"|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<optsel>\.\?)"
-    r"|(?P<punct>.)",
-    re.DOTALL | re.ASCII,  # CEL's digits and white space are ASCII
-)
-
-
-def tokens(expression: str) -> list[tuple[str, str, int]]:
-    """(kind, text, offset) of each significant token; strings and comments never look like fields."""
-    out = []
-    for match in _TOKEN.finditer(expression):
-        kind = match.lastgroup
-        if kind != "skip":
-            out.append((kind, match.group(), match.start()))
-    return out
 
 
 def selections(expression: str, variable: str) -> list[list[tuple[str, int, bool]]]:
