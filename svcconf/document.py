@@ -234,7 +234,7 @@ class DocumentChecker:
             for (path, written, _v, _l, _c) in document.ambiguous
             if path[: len(unit.prefix)] == unit.prefix
         }
-        findings = list(checker.check(unit.data, self.field_validation, ambiguous)) if checker else []
+        findings = list(checker.check(unit.data, self.field_validation, ambiguous, self.target)) if checker else []
         module = checker.schema.get("x-svcconf-rules") if checker else None
         if module:
             context = self._context(unit, document, siblings, gv, kind)

@@ -4,6 +4,12 @@ Schemas are compiled once per process with jsonschema-rs (Rust), which reports e
 its instance path at ~85x the speed of the pure-Python validator; the first check of a kind pays
 for compilation. A subschema may carry `x-svcconf-detail` to give an enum or pattern failure the
 server's own wording.
+
+Unknown fields are reported here and nowhere else: a field the schema does not list, and a
+field listed with `x-svcconf-since` (the release it first appeared in) when the target release
+is older, both as `unknown-field` at the level `--field-validation` gives them. An object marked
+`x-svcconf-lenient` is decoded leniently by its component (unknown fields are dropped, not
+refused): its unknown fields are `lenient-unknown-field`.
 """
 
 from __future__ import annotations
@@ -33,10 +39,21 @@ class SchemaChecker:
         self.schema = schema
         self.validator = jsonschema_rs.validator_for(schema)
         self._branches: dict[tuple, Any] = {}
+        self._since = _since_fields(schema)
 
-    def check(self, data: Any, field_validation: str = "Strict", ambiguous: dict | None = None) -> Iterator[Finding]:
+    def check(
+        self, data: Any, field_validation: str = "Strict", ambiguous: dict | None = None, target: tuple | None = None
+    ) -> Iterator[Finding]:
+        """Findings for `data`; with a `target` release, fields newer than it are unknown too."""
         for error in self.validator.iter_errors(data):
             yield from self._translate(error, self.schema, (), field_validation, ambiguous or {})
+        if target is not None and field_validation != "Ignore":
+            for pattern, since in self._since:
+                if target < since:
+                    for path in _present(data, pattern):
+                        yield _unknown(
+                            path, field_validation, "unknown-field", f"read from {_release(since)} on (target {_release(target)})"
+                        )
 
     # ------------------------------------------------------------------ translation
 
@@ -58,9 +75,9 @@ class SchemaChecker:
         if name in ("AdditionalProperties", "UnevaluatedProperties"):
             if field_validation == "Ignore":
                 return
-            severity = Severity.ERROR if field_validation == "Strict" else Severity.WARNING
+            lenient = self._subschema(root, error.schema_path).get("x-svcconf-lenient")
             for key in getattr(kind, "unexpected", None) or []:
-                yield Finding("unknown-field", path + (key,), f'unknown field "{render_path(path + (key,))}"', severity, Anchor.KEY)
+                yield _unknown(path + (key,), field_validation, "lenient-unknown-field" if lenient else "unknown-field")
         elif name == "Required":
             yield Finding("missing-field", path + (kind.property,), "Required value", Severity.ERROR, Anchor.PARENT)
         elif name == "Type":
@@ -140,6 +157,60 @@ class SchemaChecker:
             return
         for sub in best[1]:
             yield from self._translate(sub, best[0], path, field_validation, ambiguous)
+
+
+def _unknown(path: Path, field_validation: str, rule: str, why: str = "") -> Finding:
+    severity = Severity.ERROR if field_validation == "Strict" else Severity.WARNING
+    return Finding(rule, path, f'unknown field "{render_path(path)}"' + (f": {why}" if why else ""), severity, Anchor.KEY)
+
+
+def _release(release: tuple) -> str:
+    return f"{release[0]}.{release[1]}"
+
+
+ANY = None  # a pattern segment matching every item of a list or every value of a map
+
+
+def _since_fields(schema: dict) -> list[tuple[tuple, tuple]]:
+    """(path pattern, release) of every property marked `x-svcconf-since`, following $refs once per path."""
+    found: list[tuple[tuple, tuple]] = []
+    defs = schema.get("$defs") or {}
+
+    def walk(node: Any, pattern: tuple, refs: frozenset) -> None:
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in refs:
+                walk(defs.get(name), pattern, refs | {name})
+        for key, sub in (node.get("properties") or {}).items():
+            if isinstance(sub, dict) and "x-svcconf-since" in sub:
+                major, minor = sub["x-svcconf-since"].split(".")
+                found.append(((*pattern, key), (int(major), int(minor))))
+            walk(sub, (*pattern, key), refs)
+        for keyword in ("items", "additionalProperties"):
+            walk(node.get(keyword), (*pattern, ANY), refs)
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            for branch in node.get(keyword) or ():
+                walk(branch, pattern, refs)
+
+    walk(schema, (), frozenset())
+    return found
+
+
+def _present(data: Any, pattern: tuple, path: Path = ()) -> Iterator[Path]:
+    """The paths in `data` that match `pattern` and hold a field."""
+    if not pattern:
+        yield path
+        return
+    head, rest = pattern[0], pattern[1:]
+    if head is ANY:
+        pairs = enumerate(data) if isinstance(data, list) else data.items() if isinstance(data, dict) else ()
+        for key, value in pairs:
+            yield from _present(value, rest, (*path, key))
+    elif isinstance(data, dict) and head in data:
+        yield from _present(data[head], rest, (*path, head))
 
 
 @functools.cache

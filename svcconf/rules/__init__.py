@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ..model import Anchor, Finding, Path, Severity, render_path, render_value
+from ..model import Anchor, Finding, Path, Severity, render_value
 from ..secrets import REDACTED, render_at
 
 RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
@@ -116,15 +116,6 @@ def duplicate(path: Path, value: Any, rule: str) -> Finding:
 def too_many(path: Path, count: int, limit: int, rule: str) -> Finding:
     noun = "item" if limit == 1 else "items"
     return Finding(rule, path, f"Too many: {count}: must have at most {limit} {noun}")
-
-
-def unknown_field(path: tuple, ctx: Context, rule_id: str = "unknown-field", shown: tuple | None = None) -> Iterator[Finding]:
-    """An unknown field at `path`, at the severity the field-validation setting gives it; `shown` is the path the message names."""
-    level = ctx.options.get("field_validation", "Strict")
-    if level == "Ignore":
-        return
-    severity = Severity.ERROR if level == "Strict" else Severity.WARNING
-    yield Finding(rule_id, path, f'unknown field "{render_path(path if shown is None else shown)}"', severity, Anchor.KEY)
 
 
 def advice(rule: str, path: Path, message: str, severity: Severity = Severity.WARNING) -> Finding:

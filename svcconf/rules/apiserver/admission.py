@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from svcconf.model import Anchor, Finding, Severity
 
-from .. import Context, advice, forbidden, in_memory, invalid, items, mapping, node_path_problem, rule, text, unknown_field
+from .. import Context, advice, forbidden, in_memory, invalid, items, mapping, node_path_problem, rule, text
 
 # Plugin name -> (apiVersion, kind) assumed when an embedded configuration names none.
 EMBEDDED_DEFAULTS = {
@@ -154,8 +154,7 @@ def check_webhook_admission(doc: dict, ctx: Context) -> Iterator[Finding]:
     if not isinstance(manifests, str) or not manifests:
         return
     if not ctx.at_least(1, 36):
-        yield from unknown_field(("staticManifestsDir",), ctx)  # the field arrived in 1.36
-        return
+        return  # unknown before 1.36: the schema check reports it
     yield forbidden(
         ("staticManifestsDir",),
         "staticManifestsDir requires the ManifestBasedAdmissionControlConfig feature gate to be enabled",

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from svcconf.go.names import dns1123_subdomain
 from svcconf.go.net import parse_ip
 from svcconf.go.pem import blocks as pem_blocks
-from svcconf.model import Anchor, Finding, Path, Severity, render_path
+from svcconf.model import Finding, Path, render_path
 
 from .. import Context, advice, duplicate, forbidden, invalid, items, mapping, required, rule, text
 
@@ -22,12 +22,6 @@ _EMAIL_MESSAGE = (
     "claims.email_verified must be used in claimMappings.username.expression or claimMappings.extra[*].valueExpression "
     "or claimValidationRules[*].expression when claims.email is used in claimMappings.username.expression"
 )
-# Fields the strict decoder of an older release does not know (rules-apiserver 1.5).
-_ADDED = {
-    ("issuer", "discoveryURL"): (1, 30),
-    ("issuer", "audienceMatchPolicy"): (1, 30),
-    ("issuer", "egressSelectorType"): (1, 34),
-}
 # Host suffixes of issuers that only serve inside a cluster or a private network.
 _PRIVATE_SUFFIXES = (".svc", ".local", ".internal", ".localhost", ".cluster.local", ".lan", ".corp", ".home.arpa")
 
@@ -40,10 +34,6 @@ def old_wording(ctx: Context) -> bool:
 def too_many(path: Path, count: int, limit: int, ctx: Context, rule_id: str) -> Finding:
     noun = "item" if limit == 1 and ctx.at_least(1, 34) else "items"
     return Finding(rule_id, path, f"Too many: {count}: must have at most {limit} {noun}")
-
-
-def unknown(path: Path) -> Finding:
-    return Finding("unknown-field", path, f'unknown field "{render_path(path)}"', Severity.ERROR, Anchor.KEY)
 
 
 def not_with(path: Path, value, field: str, other: str, ctx: Context) -> Finding:
@@ -92,9 +82,6 @@ def check_authenticators(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 
 def _check_issuer(path: Path, issuer: dict, ctx: Context) -> Iterator[Finding]:
-    for (parent, field), release in _ADDED.items():
-        if field in issuer and not ctx.at_least(*release):
-            yield unknown(path + (field,))
     url = issuer.get("url")
     if not url:
         yield required(path + ("url",), "URL is required" if old_wording(ctx) else "")
@@ -409,8 +396,7 @@ def check_anonymous(doc: dict, ctx: Context) -> Iterator[Finding]:
     if "anonymous" not in doc or not ctx.at_least(1, 29):
         return
     if not ctx.at_least(1, 31):
-        yield unknown(("anonymous",))
-        return
+        return  # unknown before 1.31: the schema check reports it
     anonymous = mapping(doc.get("anonymous"))
     if ctx.target == (1, 31):
         yield forbidden(

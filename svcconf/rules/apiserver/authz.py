@@ -16,7 +16,7 @@ from svcconf.go.names import dns1123_subdomain
 from svcconf.model import Finding, Path, Severity
 
 from .. import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
-from .authn import check_cel, unknown
+from .authn import check_cel
 
 KNOWN_TYPES = ("ABAC", "AlwaysAllow", "AlwaysDeny", "Node", "RBAC", "Webhook")  # sorted, as the message lists them
 REPEATABLE = ("Webhook",)
@@ -78,9 +78,6 @@ def _check_authorizer(path: Path, authorizer: dict, types: set[str], names: set[
 
 
 def _check_webhook(path: Path, webhook: dict, ctx: Context) -> Iterator[Finding]:
-    for field in ("cacheAuthorizedRequests", "cacheUnauthorizedRequests"):
-        if field in webhook and not ctx.at_least(1, 34):
-            yield unknown(path + (field,))
     yield from _check_timeout(path + ("timeout",), webhook.get("timeout"))
     for field in ("authorizedTTL", "unauthorizedTTL"):
         seconds = _seconds(webhook.get(field))

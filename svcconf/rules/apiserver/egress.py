@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from svcconf.model import Anchor, Finding, Severity
 
-from .. import Context, advice, duplicate, in_memory, invalid, items, mapping, not_supported, required, rule, text, unknown_field
+from .. import Context, advice, duplicate, in_memory, invalid, items, mapping, not_supported, required, rule, text
 
 PROTOCOLS = ("Direct", "HTTPConnect", "GRPC")
 NAMES = ("cluster", "controlplane", "etcd")
@@ -24,17 +24,6 @@ def check_connections(doc: dict, ctx: Context) -> Iterator[Finding]:
         base = ("egressSelections", i, "connection")
         connection = mapping(mapping(selection).get("connection"))
         yield from _check_connection(base, connection, ctx)
-        yield from _newer_fields(base, connection, ctx)
-
-
-def _newer_fields(base: tuple, connection: dict, ctx: Context) -> Iterator[Finding]:
-    """tlsServerName arrived in 1.36 (kubernetes#136640): an earlier server does not know the field.
-
-    The schema marks it `x-svcconf-since`; this rule says so until the schema check honours the mark.
-    """
-    tls = mapping(mapping(mapping(connection.get("transport")).get("tcp")).get("tlsConfig"))
-    if "tlsServerName" in tls and not ctx.at_least(1, 36):
-        yield from unknown_field(base + ("transport", "tcp", "tlsConfig", "tlsServerName"), ctx)
 
 
 def _check_connection(base: tuple, connection: dict, ctx: Context) -> Iterator[Finding]:

@@ -10,11 +10,9 @@ from collections.abc import Iterator
 
 from svcconf.model import Anchor, Finding, Severity
 
-from .. import Context, advice, invalid, items, mapping, not_supported, rule, unknown_field
+from .. import Context, advice, invalid, items, mapping, not_supported, rule
 
 LIMIT_TYPES = ("Server", "Namespace", "User", "SourceAndObject")
-LIMIT_FIELDS = frozenset({"type", "qps", "burst", "cacheSize"})
-TOP_FIELDS = frozenset({"apiVersion", "kind", "limits"})
 
 
 @rule("Configuration")
@@ -42,17 +40,6 @@ def check_limits(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-@rule("Configuration")
-def check_unknown_fields(doc: dict, ctx: Context) -> Iterator[Finding]:
-    for key in doc:
-        if key not in TOP_FIELDS:
-            yield from unknown_field((key,), ctx, "lenient-unknown-field")
-    for i, limit in items(doc.get("limits")):
-        for key in mapping(limit):
-            if key not in LIMIT_FIELDS:
-                yield from unknown_field(("limits", i, key), ctx, "lenient-unknown-field")
 
 
 @rule("Configuration")

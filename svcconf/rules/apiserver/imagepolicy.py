@@ -13,16 +13,20 @@ from collections.abc import Iterator
 from svcconf.go.durations import format_duration
 from svcconf.model import Finding, Severity
 
-from .. import Context, invalid, node_path_problem, required, unknown_field
+from .. import Context, invalid, node_path_problem, required
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "ImagePolicyWebhook plugin configuration",
     "description": "The unversioned configuration of the ImagePolicyWebhook admission plugin (no apiVersion or kind).",
     "type": "object",
+    "x-svcconf-lenient": True,
+    "additionalProperties": False,
     "properties": {
         "imagePolicy": {
             "type": "object",
+            "x-svcconf-lenient": True,
+            "additionalProperties": False,
             "description": "Settings of the image policy backend.",
             "properties": {
                 "kubeConfigFile": {"type": "string", "description": "kubeconfig of the backend webhook."},
@@ -34,7 +38,6 @@ SCHEMA = {
         }
     },
 }
-KNOWN = {"imagePolicy": {"kubeConfigFile", "allowTTL", "denyTTL", "retryBackoff", "defaultAllow"}}
 NANOS = {"ms": 1_000_000, "s": 1_000_000_000}
 # field -> (unit of the written integer, lowest and highest duration in ns, their upstream spelling)
 RANGES = (
@@ -57,18 +60,14 @@ def check_plugin_config(where: tuple, config: dict, ctx: Context, shared_with: f
     `shared_with` names top-level keys other plugins read from the same file (a legacy file).
     """
     for finding in _checker().check(config, ctx.options.get("field_validation", "Strict")):
+        if len(finding.path) == 1 and finding.path[0] in shared_with:
+            continue  # another plugin's key in the same legacy file
         yield Finding(finding.rule, where + finding.path, finding.message, finding.severity, finding.anchor)
-    for key in config:
-        if key not in KNOWN and key not in shared_with:
-            yield from unknown_field(where + (key,), ctx, "lenient-unknown-field", (key,))
     policy = config.get("imagePolicy")
     if not isinstance(policy, dict):
         if policy is None:
             yield required(where + ("imagePolicy",), "the ImagePolicyWebhook plugin needs imagePolicy.kubeConfigFile")
         return
-    for key in policy:
-        if key not in KNOWN["imagePolicy"]:
-            yield from unknown_field(where + ("imagePolicy", key), ctx, "lenient-unknown-field", ("imagePolicy", key))
     kubeconfig = policy.get("kubeConfigFile")
     if not kubeconfig:
         yield required(where + ("imagePolicy", "kubeConfigFile"), "the backend is called with this kubeconfig")

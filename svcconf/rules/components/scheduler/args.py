@@ -140,8 +140,8 @@ def check_dynamic_resources(args: dict, ctx: Context) -> Iterator[Finding]:
         return
     binding = parse_duration(args.get("bindingTimeout"))
     if not ctx.at_least(1, 35):
-        yield Finding("unknown-field", ("bindingTimeout",), 'unknown field "bindingTimeout": kube-scheduler reads it from 1.35 on')
-    elif not ctx.at_least(1, 36):
+        return  # unknown before 1.35: the schema check reports it
+    if not ctx.at_least(1, 36):
         yield forbidden(
             ("bindingTimeout",),
             "DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is disabled",

@@ -20,8 +20,6 @@ POINTS = (
     "placementScore",
     "podGroupPostFilter",
 )
-# Extension points newer than v1 itself: an older scheduler's strict decoding refuses the key.
-POINT_SINCE = {"placementGenerate": (1, 36), "placementScore": (1, 36), "podGroupPostFilter": (1, 37)}
 # The framework expands multiPoint plugins in this order (getExtensionPoints); it names the
 # interface in start-up errors.
 EXPANSION_ORDER = (

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from svcconf.catalog import format_release
-from svcconf.model import Anchor, Finding, Path, Severity, render_value
+from svcconf.model import Finding, Path, Severity, render_value
 from svcconf.rules import Context, advice, duplicate, invalid, items, mapping, required, rule, text
 
 from ..base import check_client_connection, check_debugging, check_leader_election
@@ -47,7 +47,6 @@ def check_top_level(doc: dict, ctx: Context) -> Iterator[Finding]:
         yield invalid(("parallelism",), parallelism, "should be an integer value greater than zero", "parallelism-not-positive")
     yield from _percentage(("percentageOfNodesToScore",), doc.get("percentageOfNodesToScore"))
     yield from _backoff(doc)
-    yield from _release_fields(doc, ctx)
     elect = mapping(doc.get("leaderElection")).get("leaderElect")
     if doc.get("delayCacheUntilActive") is True and elect is False:
         yield advice(
@@ -84,32 +83,6 @@ def _backoff(doc: dict) -> Iterator[Finding]:
             f"podMaxBackoffSeconds equals podInitialBackoffSeconds ({effective_max}): unschedulable pods are retried "
             "without exponential backoff; the spec asks for a maximum greater than the initial backoff",
         )
-
-
-def _release_fields(doc: dict, ctx: Context) -> Iterator[Finding]:
-    """Fields newer than the target release: the scheduler's strict decoding refuses them."""
-    fmt = format_release(ctx.target)
-    if "delayCacheUntilActive" in doc and not ctx.at_least(1, 28):
-        yield _unknown_in_release(("delayCacheUntilActive",), (1, 28), fmt)
-    for i, profile in items(doc.get("profiles")):
-        profile = mapping(profile)
-        if "percentageOfNodesToScore" in profile and not ctx.at_least(1, 27):
-            yield _unknown_in_release(("profiles", i, "percentageOfNodesToScore"), (1, 27), fmt)
-        for point, since in plugins.POINT_SINCE.items():
-            if point in mapping(profile.get("plugins")) and ctx.target < since:
-                yield _unknown_in_release(("profiles", i, "plugins", point), since, fmt)
-
-
-def _unknown_in_release(path: Path, since: tuple, target: str) -> Finding:
-    from svcconf.model import render_path
-
-    return Finding(
-        "unknown-field",
-        path,
-        f'unknown field "{render_path(path)}": kube-scheduler reads it from {format_release(since)} on (target {target})',
-        Severity.ERROR,
-        Anchor.KEY,
-    )
 
 
 # --------------------------------------------------------------------------- profiles
