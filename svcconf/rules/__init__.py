@@ -129,6 +129,11 @@ def items(value: Any) -> Iterator[tuple[int, Any]]:
         yield from enumerate(value)
 
 
+def integer(value: Any) -> int | None:
+    """An integer field's value, tolerating a wrong type (the schema reports that); a boolean is not one."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def mapping(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from svcconf.model import Anchor, Finding, Severity
 
-from .. import Context, advice, invalid, items, mapping, not_supported, rule
+from .. import Context, advice, integer, invalid, items, mapping, not_supported, rule
 
 LIMIT_TYPES = ("Server", "Namespace", "User", "SourceAndObject")
 
@@ -31,15 +31,11 @@ def check_limits(doc: dict, ctx: Context) -> Iterator[Finding]:
             yield not_supported(base + ("type",), kind or "", LIMIT_TYPES, "invalid-limit-type")
         for field in ("burst", "qps"):
             value = limit.get(field, 0)
-            if _is_int(value) and value <= 0:
+            if integer(value) is not None and value <= 0:
                 yield invalid(base + (field,), value, "must be positive", "limit-not-positive")
         cache = limit.get("cacheSize")
-        if kind != "Server" and _is_int(cache) and cache < 0:
+        if kind != "Server" and integer(cache) is not None and cache < 0:
             yield invalid(base + ("cacheSize",), cache, "must not be negative", "limit-not-positive")
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @rule("Configuration")

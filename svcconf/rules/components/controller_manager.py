@@ -14,7 +14,7 @@ from svcconf.go.durations import format_duration, parse_duration
 from svcconf.go.net import parse_cidr_sloppy
 from svcconf.model import Finding, Severity
 
-from .. import Context, advice, invalid, items, mapping, required, rule, text
+from .. import Context, advice, integer, invalid, items, mapping, required, rule, text
 from .base import check_client_connection, check_debugging, check_leader_election
 from .leader_migration import CCM_CONTROLLERS, CCM_WEBHOOKS, KCM_CONTROLLERS, leader_migration
 
@@ -67,10 +67,6 @@ DEPRECATED = (
     (("NodeLifecycleController", "PodEvictionTimeout"), "PodEvictionTimeout has no flag any more and is not used"),
     (("Generic", "Port"), "Port was the insecure port, which has been removed"),
 )
-
-
-def _int(value) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 # --------------------------------------------------------------------------- generic (both managers)
@@ -135,11 +131,11 @@ def _name_list(
 @rule(KCM)
 def check_counts(doc: dict, ctx: Context) -> Iterator[Finding]:
     for block, field, detail in AT_LEAST_ONE:
-        value = _int(mapping(doc.get(block)).get(field))
+        value = integer(mapping(doc.get(block)).get(field))
         if value is not None and value < 1:
             yield invalid((block, field), value, detail.format(n=value), "concurrent-syncs-too-low")
     for block, field, flag, low, high in RANGES:
-        value = _int(mapping(doc.get(block)).get(field))
+        value = integer(mapping(doc.get(block)).get(field))
         if value is not None and value < low:
             yield invalid(
                 (block, field), value, f"{flag} must not be less than {low}, but got {value}", "endpoint-slice-limit-out-of-range"
@@ -149,7 +145,7 @@ def check_counts(doc: dict, ctx: Context) -> Iterator[Finding]:
                 (block, field), value, f"{flag} must not be more than {high}, but got {value}", "endpoint-slice-limit-out-of-range"
             )
     for block, field in UNCHECKED_COUNTS:
-        value = _int(mapping(doc.get(block)).get(field))
+        value = integer(mapping(doc.get(block)).get(field))
         if value is not None and value < 1:
             yield advice(
                 "concurrent-syncs-not-positive",
@@ -233,7 +229,7 @@ def _node_cidrs(shared: dict, ipam: dict) -> Iterator[Finding]:
         )
         return
     base = ("NodeIPAMController",)
-    single = _int(ipam.get("NodeCIDRMaskSize")) or 0
+    single = integer(ipam.get("NodeCIDRMaskSize")) or 0
     if len(networks) == 2 and single:
         yield advice(
             "node-cidr-mask-size-invalid",
@@ -244,7 +240,7 @@ def _node_cidrs(shared: dict, ipam: dict) -> Iterator[Finding]:
         single = 0
     for network in networks:
         field = "NodeCIDRMaskSizeIPv4" if network.version == 4 else "NodeCIDRMaskSizeIPv6"
-        own = _int(ipam.get(field)) or 0
+        own = integer(ipam.get(field)) or 0
         if single and len(networks) == 1:
             yield from _mask_size(base + ("NodeCIDRMaskSize",), single, network)
         elif own:
@@ -377,7 +373,7 @@ def check_cloud_controller_manager(doc: dict, ctx: Context) -> Iterator[Finding]
     if not text(provider.get("Name")):
         yield required(("KubeCloudShared", "CloudProvider", "Name"), "--cloud-provider cannot be empty", "cloud-provider-empty")
     node = mapping(doc.get("NodeController"))
-    syncs, updates = _int(node.get("ConcurrentNodeSyncs")), _int(node.get("ConcurrentNodeStatusUpdates"))
+    syncs, updates = integer(node.get("ConcurrentNodeSyncs")), integer(node.get("ConcurrentNodeStatusUpdates"))
     if syncs is not None and syncs <= 0:
         yield invalid(
             ("NodeController", "ConcurrentNodeSyncs"), syncs, "concurrent-node-syncs must be a positive number", "concurrent-syncs-too-low"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from svcconf.model import Finding
 
-from .. import Context, rule
+from .. import Context, integer, rule
 
 KIND = "KubeletConfiguration"
 
@@ -37,14 +37,10 @@ NON_NEGATIVE = (
 GC_DEFAULTS = {"imageGCHighThresholdPercent": 85, "imageGCLowThresholdPercent": 80}
 
 
-def _int(value) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 @rule(KIND)
 def check_ranges(doc: dict, ctx: Context) -> Iterator[Finding]:
     for field, flag, low, high, shape in RANGES:
-        value = _int(doc.get(field))
+        value = integer(doc.get(field))
         if value is None or (shape == "port" and value == 0):
             continue  # 0 is the zero value: the default port, or the feature switched off
         if not low <= value <= high:
@@ -54,19 +50,19 @@ def check_ranges(doc: dict, ctx: Context) -> Iterator[Finding]:
                 f"invalid configuration: {field} (--{flag}) {value} must be between {low} and {high}, inclusive",
             )
     for field, flag in NON_NEGATIVE:
-        value = _int(doc.get(field))
+        value = integer(doc.get(field))
         if value is not None and value < 0:
             yield Finding(
                 "kubelet-value-out-of-range", (field,), f"invalid configuration: {field} (--{flag}) {value} must not be a negative number"
             )
-    images = _int(doc.get("nodeStatusMaxImages"))
+    images = integer(doc.get("nodeStatusMaxImages"))
     if images is not None and images < -1:
         yield Finding(
             "kubelet-value-out-of-range",
             ("nodeStatusMaxImages",),
             "invalid configuration: nodeStatusMaxImages (--node-status-max-images) must be -1 or greater",
         )
-    lease = _int(doc.get("nodeLeaseDurationSeconds"))
+    lease = integer(doc.get("nodeLeaseDurationSeconds"))
     if lease is not None and lease < 0:
         yield Finding(
             "kubelet-value-out-of-range",
@@ -77,7 +73,7 @@ def check_ranges(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 
 def _image_gc(doc: dict) -> Iterator[Finding]:
-    written = {f: _int(doc.get(f)) for f in GC_DEFAULTS}
+    written = {f: integer(doc.get(f)) for f in GC_DEFAULTS}
     if all(v is None for v in written.values()):
         return
     high = (

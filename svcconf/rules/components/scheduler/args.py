@@ -15,7 +15,7 @@ from svcconf.go.names import label_value, qualified_name
 from svcconf.go.numbers import parse_int
 from svcconf.model import Finding, Path, render_value
 from svcconf.naming import Naming
-from svcconf.rules import Context, duplicate, forbidden, invalid, items, mapping, not_supported, required, rule, text
+from svcconf.rules import Context, duplicate, forbidden, integer, invalid, items, mapping, not_supported, required, rule, text
 
 GROUP = "kubescheduler.config.k8s.io"
 STRATEGIES = ("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio")
@@ -24,10 +24,9 @@ DEFAULT_RESOURCES = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 
 SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 
 
-def _int(value: Any, default: int | None = None) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return default if value is None else None
+def _defaulted(value: Any, default: int) -> int | None:
+    """An integer field as the component sees it after defaulting (None: a wrong type)."""
+    return default if value is None else integer(value)
 
 
 def check_args_kind(path: Path, plugin: str, args: dict, ctx: Context) -> Iterator[Finding]:
@@ -57,8 +56,8 @@ def check_args_kind(path: Path, plugin: str, args: dict, ctx: Context) -> Iterat
 
 @rule("DefaultPreemptionArgs")
 def check_default_preemption(args: dict, ctx: Context) -> Iterator[Finding]:
-    percentage = _int(args.get("minCandidateNodesPercentage"), 10)
-    absolute = _int(args.get("minCandidateNodesAbsolute"), 100)
+    percentage = _defaulted(args.get("minCandidateNodesPercentage"), 10)
+    absolute = _defaulted(args.get("minCandidateNodesAbsolute"), 100)
     if percentage is not None and not 0 <= percentage <= 100:
         yield invalid(("minCandidateNodesPercentage",), percentage, "not in valid range [0, 100]", RANGE)
     if absolute is not None and absolute < 0:
@@ -80,14 +79,14 @@ def check_default_preemption(args: dict, ctx: Context) -> Iterator[Finding]:
 
 @rule("InterPodAffinityArgs")
 def check_inter_pod_affinity(args: dict, ctx: Context) -> Iterator[Finding]:
-    weight = _int(args.get("hardPodAffinityWeight"), 1)
+    weight = _defaulted(args.get("hardPodAffinityWeight"), 1)
     if weight is not None and not 0 <= weight <= 100:
         yield invalid(("hardPodAffinityWeight",), weight, "not in valid range [0, 100]", RANGE)
 
 
 @rule("VolumeBindingArgs")
 def check_volume_binding(args: dict, ctx: Context) -> Iterator[Finding]:
-    timeout = _int(args.get("bindTimeoutSeconds"), 600)
+    timeout = _defaulted(args.get("bindTimeoutSeconds"), 600)
     if timeout is not None and timeout < 0:
         yield invalid(("bindTimeoutSeconds",), timeout, "invalid BindTimeoutSeconds, should not be a negative value", RANGE)
     if not isinstance(args.get("shape"), list):
@@ -117,7 +116,7 @@ def check_shape(path: Path, shape: Any) -> Iterator[Finding]:
     if not shape:
         yield required(path, "at least one point must be specified", "invalid-scoring-shape")
         return
-    points = [(_int(mapping(p).get("utilization"), 0), _int(mapping(p).get("score"), 0)) for p in shape]
+    points = [(_defaulted(mapping(p).get("utilization"), 0), _defaulted(mapping(p).get("score"), 0)) for p in shape]
     for k in range(1, len(points)):
         before, current = points[k - 1][0], points[k][0]
         if before is not None and current is not None and before >= current:
@@ -161,7 +160,7 @@ def _resources(value: Any) -> list[tuple[int, str, int | None]]:
     for k, spec in enumerate(specs):
         if not isinstance(spec, dict) or not isinstance(spec.get("name", ""), str):
             continue
-        weight = _int(spec.get("weight"), 0)
+        weight = _defaulted(spec.get("weight"), 0)
         out.append((k, text(spec.get("name")), 1 if weight == 0 else weight))
     return out
 
@@ -270,7 +269,7 @@ def check_topology_spread(args: dict, ctx: Context) -> Iterator[Finding]:
 
 
 def _constraint(path: Path, constraint: dict) -> Iterator[Finding]:
-    skew = _int(constraint.get("maxSkew"), 0)
+    skew = _defaulted(constraint.get("maxSkew"), 0)
     if skew is not None and skew <= 0:
         yield invalid(path + ("maxSkew",), skew, "not in valid range (0, inf)", "invalid-spread-constraint")
     key = text(constraint.get("topologyKey"))

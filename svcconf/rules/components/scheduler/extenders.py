@@ -12,15 +12,11 @@ from urllib.parse import urlsplit
 from svcconf.go.durations import parse_duration
 from svcconf.go.names import qualified_name
 from svcconf.model import Finding, Path
-from svcconf.rules import Context, advice, invalid, invalid_redacted, items, mapping, text
+from svcconf.rules import Context, advice, integer, invalid, invalid_redacted, items, mapping, text
 
 VERBS = ("filterVerb", "preemptVerb", "prioritizeVerb", "bindVerb")
 TLS_DATA = ("certData", "keyData", "caData")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]")
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def check_extenders(extenders: Any, ctx: Context) -> Iterator[Finding]:
@@ -30,7 +26,7 @@ def check_extenders(extenders: Any, ctx: Context) -> Iterator[Finding]:
         if not isinstance(extender, dict):
             continue
         path = ("extenders", i)
-        weight = _int(extender.get("weight")) or 0
+        weight = integer(extender.get("weight")) or 0
         if text(extender.get("prioritizeVerb")) and weight <= 0:
             yield invalid(path + ("weight",), weight, "must have a positive weight applied to it", "extender-weight-not-positive")
         for j, resource in items(extender.get("managedResources")):
@@ -74,7 +70,7 @@ def _advice(path: Path, extender: dict) -> Iterator[Finding]:
         yield advice(
             "extender-setting-ignored", path, "the extender sets no filterVerb, prioritizeVerb, preemptVerb or bindVerb: it is never called"
         )
-    elif _int(extender.get("weight")) and not text(extender.get("prioritizeVerb")):
+    elif integer(extender.get("weight")) and not text(extender.get("prioritizeVerb")):
         yield advice("extender-setting-ignored", path + ("weight",), "weight has no effect without prioritizeVerb")
     url = extender.get("urlPrefix")
     if not isinstance(url, str):

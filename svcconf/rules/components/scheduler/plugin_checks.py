@@ -8,15 +8,11 @@ from typing import Any
 
 from svcconf.catalog import format_release
 from svcconf.model import Finding, Path, Severity
-from svcconf.rules import advice, invalid, items, mapping
+from svcconf.rules import advice, integer, invalid, items, mapping
 
 from . import plugins
 
 INT32 = (-(2**31), 2**31 - 1)
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def disabled_entries(profile, point: str, target: tuple) -> Iterator[Finding]:
@@ -55,7 +51,7 @@ def disabled_entries(profile, point: str, target: tuple) -> Iterator[Finding]:
 
 
 def weight_checks(path: Path, name: str, point: str, weight: Any, decode_path: str) -> Iterator[Finding]:
-    weight = _int(weight)
+    weight = integer(weight)
     if weight is None:
         return
     if not INT32[0] <= weight <= INT32[1]:

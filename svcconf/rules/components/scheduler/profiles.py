@@ -12,7 +12,7 @@ from typing import Any
 
 from svcconf.catalog import format_release
 from svcconf.model import Finding, Path, Severity, render_value
-from svcconf.rules import Context, advice, duplicate, invalid, items, mapping, required, rule, text
+from svcconf.rules import Context, advice, duplicate, integer, invalid, items, mapping, required, rule, text
 
 from ..base import check_client_connection, check_debugging, check_leader_election
 from . import plugin_checks as checks
@@ -24,10 +24,6 @@ LEADER_DEFAULTS = {"resourceLock": "leases", "resourceNamespace": "kube-system",
 DEFAULT_SCHEDULER = "default-scheduler"
 # KS-13's detail changed in 1.32 (reference/rules-components.md KS-V-10).
 _SAME_SORT, _SAME_SORT_OLD = "must be the same for all profiles", "queueSort must be the same for all profiles"
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _written(doc: dict) -> tuple[str, str]:
@@ -42,7 +38,7 @@ def check_top_level(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from check_client_connection(("clientConnection",), doc.get("clientConnection"), ctx)
     yield from check_leader_election(("leaderElection",), doc.get("leaderElection"), ctx, LEADER_DEFAULTS)
     yield from check_debugging((), doc, ctx)
-    parallelism = _int(doc.get("parallelism"))
+    parallelism = integer(doc.get("parallelism"))
     if parallelism is not None and parallelism <= 0:
         yield invalid(("parallelism",), parallelism, "should be an integer value greater than zero", "parallelism-not-positive")
     yield from _percentage(("percentageOfNodesToScore",), doc.get("percentageOfNodesToScore"))
@@ -58,13 +54,13 @@ def check_top_level(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 
 def _percentage(path: Path, value: Any) -> Iterator[Finding]:
-    value = _int(value)
+    value = integer(value)
     if value is not None and not 0 <= value <= 100:
         yield invalid(path, value, "not in valid range [0-100]", "percentage-of-nodes-out-of-range")
 
 
 def _backoff(doc: dict) -> Iterator[Finding]:
-    initial, maximum = _int(doc.get("podInitialBackoffSeconds")), _int(doc.get("podMaxBackoffSeconds"))
+    initial, maximum = integer(doc.get("podInitialBackoffSeconds")), integer(doc.get("podMaxBackoffSeconds"))
     if initial is not None and initial <= 0:
         yield invalid(("podInitialBackoffSeconds",), initial, "must be greater than 0", "pod-backoff-not-positive")
     effective_initial = 1 if initial is None else initial
@@ -316,7 +312,9 @@ def _runtime_counts(profile: Profile) -> Iterator[Finding]:
 def _plugin_set(value: dict) -> dict:
     """The internal PluginSet after merging, as upstream compares and prints it."""
     enabled = [
-        {"Name": text(p.get("name")), "Weight": _int(p.get("weight")) or 0} for _j, p in items(value.get("enabled")) if isinstance(p, dict)
+        {"Name": text(p.get("name")), "Weight": integer(p.get("weight")) or 0}
+        for _j, p in items(value.get("enabled"))
+        if isinstance(p, dict)
     ]
     disabled = [{"Name": text(p.get("name")), "Weight": 0} for _j, p in items(value.get("disabled")) if isinstance(p, dict)]
     return {"Enabled": enabled or None, "Disabled": disabled or None}
