@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
+from svcconf.rules.components.scheduler import plugins
+
 from ..ops import Context, Custom, Review, get, insert, new_map, new_seq, pop, replace_value, walk
 from ..steps import step
 
 GROUP = "kubescheduler.config.k8s.io"
-POINTS = (
-    "multiPoint",
-    "preEnqueue",
-    "queueSort",
-    "preFilter",
-    "filter",
-    "postFilter",
-    "preScore",
-    "score",
-    "reserve",
-    "permit",
-    "preBind",
-    "bind",
-    "postBind",
-)
+# Every extension point a profile may list (v1beta1 documents hold only the older ones).
+POINTS = ("multiPoint", *plugins.POINTS)
 
 
 def _args_version(version: str):
@@ -78,16 +67,8 @@ SCORING = {
     "NodeResourcesMostAllocated": "MostAllocated",
     "RequestedToCapacityRatio": "RequestedToCapacityRatio",
 }
-V1BETA1_REMOVED = {
-    "NodeResourcesLeastAllocated": "use NodeResourcesFit with pluginConfig args scoringStrategy.type LeastAllocated",
-    "NodeResourcesMostAllocated": "use NodeResourcesFit with pluginConfig args scoringStrategy.type MostAllocated",
-    "RequestedToCapacityRatio": "use NodeResourcesFit with scoringStrategy.type RequestedToCapacityRatio and requestedToCapacityRatio.shape",
-}
-V1BETA1_GONE = {
-    "NodeLabel": "use NodeAffinity args addedAffinity",
-    "ServiceAffinity": "use InterPodAffinity or PodTopologySpread",
-    "NodePreferAvoidPods": "use node taints and TaintToleration",
-}
+V1BETA1_REMOVED = {name: f"use {plugins.REPLACEMENT[name]}" for name in SCORING}
+V1BETA1_GONE = {name: f"use {plugins.REPLACEMENT[name]}" for name in ("NodeLabel", "ServiceAffinity", "NodePreferAvoidPods")}
 
 
 def _scoring_used(profile) -> set:
