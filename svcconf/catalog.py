@@ -43,10 +43,6 @@ def schema_root() -> str:
     return os.path.join(os.path.dirname(PACKAGE_DIR), "schemas")
 
 
-def _group_dir(group: str) -> str:
-    return group or "core"
-
-
 @functools.lru_cache(maxsize=1)
 def schema_index() -> dict[tuple[str, str, str], str]:
     """Every (group, version, kind) that has a schema file."""

@@ -154,7 +154,3 @@ def _semantic_findings(values: dict):
     domain = values.get("api-domain")
     if isinstance(domain, str) and not valid_domain(domain):
         yield Finding("invalid-config", ("api-domain",), f"{domain!r} is not a DNS domain such as k8s.io")
-
-
-def env_domain() -> str | None:
-    return os.environ.get("SVCCONF_API_DOMAIN") or None

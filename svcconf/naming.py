@@ -43,10 +43,6 @@ class GroupVersion(NamedTuple):
         return "ga"
 
 
-def version_looks_valid(version: str) -> bool:
-    return bool(_VERSION.match(version))
-
-
 class Naming:
     """Maps names as written in a file onto the upstream spelling, for one configured domain."""
 

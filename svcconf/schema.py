@@ -21,8 +21,6 @@ from typing import Any
 from .model import Anchor, Finding, Path, Severity, render_path, render_value
 from .secrets import holds_secret, is_secret, render_at
 
-FIELD_VALIDATION_LEVELS = ("Strict", "Warn", "Ignore")
-
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
 
 

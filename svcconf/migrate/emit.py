@@ -95,10 +95,6 @@ def _plain_is_string(text: str) -> bool:
         return False
 
 
-def scalar_span(text: str, node: ScalarNode) -> tuple[int, int]:
-    return node.start_mark.index, node.end_mark.index
-
-
 def round_trip_yaml(indent: Indent):
     from ruamel.yaml import YAML
 

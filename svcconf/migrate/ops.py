@@ -331,19 +331,6 @@ class Custom(Op):
         self._apply(doc, ctx)
 
 
-class Check(Op):
-    """A review only: reports a case the conversion cannot decide; applies nothing itself."""
-
-    def __init__(self, review: Callable[[dict, Context], list[Review]]) -> None:
-        self._review = review
-
-    def review(self, doc: dict, ctx: Context) -> list[Review]:
-        return self._review(doc, ctx)
-
-    def apply(self, doc: dict, ctx: Context) -> None:
-        return None
-
-
 def bare_copy(value: Any) -> Any:
     """A deep copy without comments (a copied label map must not repeat the original's comments)."""
     made = copy.deepcopy(value)
