@@ -1,13 +1,14 @@
-# Names vulture cannot see used: protocols called by libraries, and the library API.
+# Names vulture cannot see used: protocols called by libraries, the library API, tested grammar parts.
+import svcconf
 from svcconf import construct, pipeline
+from svcconf.go import reference
 from svcconf.migrate import emit
 
 _ = construct.ServerResolver.descend_resolver  # libyaml's composer calls the resolver protocol
 _ = construct.ServerResolver.ascend_resolver
-_.current_node, _.current_index  # the protocol's argument names
+_ = (_.current_node, _.current_index)  # the protocol's argument names
 _ = emit.round_trip_yaml  # ruamel's YAML object: preserve_quotes is a setting it reads
-_.preserve_quotes
+_ = _.preserve_quotes
 _ = pipeline.check_text  # library API for in-memory text
-import svcconf
-
 _ = svcconf.__getattr__  # the package's lazy library API (PEP 562)
+_ = reference.NAME  # the grammar's name pattern, kept beside REFERENCE and tested on upstream's cases
