@@ -196,7 +196,9 @@ class Builder:
             if key_node.__class__ is ScalarNode:
                 key = key_node.value
                 if key == "<<" and key_node.tag == PLAIN_TAG:
-                    merges = (merges or []) + [value_node]
+                    if merges is None:
+                        merges = []
+                    merges.append(value_node)
                     continue
             else:
                 key = str(build(key_node))
@@ -206,7 +208,9 @@ class Builder:
             if value is None:
                 # null is the zero value: the server treats the field as absent.
                 result.pop(key, None)
-                nulls = (nulls or set()) | {key}
+                if nulls is None:
+                    nulls = set()
+                nulls.add(key)
             else:
                 result[key] = value
         if merges:
@@ -221,27 +225,42 @@ class Builder:
         return result
 
 
+_Link = tuple | None  # (parent link, segment): a path kept as a chain of its prefixes
+
+
 def _paths_of(root: Node, wanted: set[int]) -> dict[int, Path]:
-    """The path of each wanted node (by id), found by one walk of the tree."""
+    """The path of each wanted node (by id), found by one walk of the tree.
+
+    The walk links each node to its parent's entry and spells out a path only for a wanted node,
+    so a deep document costs no more than a shallow one.
+    """
     found: dict[int, Path] = {}
-    stack: list[tuple[Node, Path]] = [(root, ())]
+    stack: list[tuple[Node, _Link]] = [(root, None)]
     visited: set[int] = set()
     while stack and len(found) < len(wanted):
-        node, path = stack.pop()
+        node, link = stack.pop()
         if id(node) in wanted and id(node) not in found:
-            found[id(node)] = path
+            found[id(node)] = _spelled(link)
         if id(node) in visited:
             continue
         visited.add(id(node))
         if node.__class__ is MappingNode:
             for key_node, value_node in node.value:
-                key = key_node.value if key_node.__class__ is ScalarNode else "?"
-                if id(key_node) in wanted:
-                    found.setdefault(id(key_node), path + (key,))
-                stack.append((value_node, path + (key,)))
+                child = (link, key_node.value if key_node.__class__ is ScalarNode else "?")
+                if id(key_node) in wanted and id(key_node) not in found:
+                    found[id(key_node)] = _spelled(child)
+                stack.append((value_node, child))
         elif node.__class__ is SequenceNode:
-            stack.extend((child, path + (i,)) for i, child in enumerate(node.value))
+            stack.extend((child, (link, i)) for i, child in enumerate(node.value))
     return found
+
+
+def _spelled(link: _Link) -> Path:
+    segments = []
+    while link is not None:
+        link, segment = link
+        segments.append(segment)
+    return tuple(reversed(segments))
 
 
 def placed_problems(root: Node, builder: Builder) -> tuple[list[KeyProblem], list[tuple[Path, str, Any, int, int]]]:

@@ -14,7 +14,7 @@ from . import registry, suppression
 from .document import DocumentChecker
 from .model import Diagnostic, Severity
 from .naming import UPSTREAM_DOMAIN, Naming
-from .source import DEFAULT_MAX_FILE_SIZE, SourceFile, load_bytes, position
+from .source import DEFAULT_MAX_FILE_SIZE, Locator, SourceFile, load_bytes
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
@@ -154,7 +154,8 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
         {"bootstrap": options.bootstrap, "service_account_issuers": options.service_account_issuers, "fs_checks": options.fs_checks},
     )
     siblings = [doc.data for doc in source.documents]
-    for document in source.documents:
+    locators = [Locator(doc.root) for doc in source.documents]  # positions of the findings in each document
+    for position, document in enumerate(source.documents):
         for problem in document.problems:
             result.diagnostics.append(
                 Diagnostic(
@@ -167,11 +168,12 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
             result.skipped += 1
         for finding in findings:
             # A cross-document rule may place its finding in a sibling document.
-            target = source.documents[finding.document] if finding.document is not None else document
+            where = finding.document if finding.document is not None else position
+            target = source.documents[where]
             data = target.data if isinstance(target.data, dict) else {}
             api_version = data.get("apiVersion") if isinstance(data.get("apiVersion"), str) else None
             kind = data.get("kind") if isinstance(data.get("kind"), str) else None
-            line, column = position(target.root, finding.path, finding.anchor)
+            line, column = locators[where].position(finding.path, finding.anchor)
             result.diagnostics.append(
                 Diagnostic(
                     name, line, column, finding.rule, finding.severity, finding.message, finding.path, target.index + 1, api_version, kind

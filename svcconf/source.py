@@ -171,41 +171,65 @@ def load_bytes(name: str, data: bytes, *, max_size: int = DEFAULT_MAX_FILE_SIZE)
 # --------------------------------------------------------------------------- positions
 
 
-def _lookup(node: Node, segment: Any) -> tuple[Node | None, Node | None]:
-    """The (key node, value node) for one path segment, following merge keys."""
-    if isinstance(node, MappingNode) and isinstance(segment, str):
-        found: tuple[Node | None, Node | None] = (None, None)
+class Locator:
+    """Line and column of paths in one composed document.
+
+    A mapping is indexed (its own keys, then the keys it merges) the first time a path passes
+    through it, so each finding costs one look-up per path segment however wide the mapping is.
+    """
+
+    __slots__ = ("_indexes", "root")
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self._indexes: dict[int, dict[str, tuple[Node, Node]]] = {}
+
+    def position(self, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
+        """1-based line and column for a path: its value, its key, or the nearest enclosing node."""
+        node = self.root
+        for depth, segment in enumerate(path):
+            key_node, child = self._lookup(node, segment)
+            if child is None:
+                # Missing: point at the enclosing object (its key if it has one).
+                break
+            last = depth == len(path) - 1
+            if last and anchor is not Anchor.VALUE and key_node is not None:
+                node = key_node
+                break
+            node = child
+        mark = node.start_mark
+        return mark.line + 1, mark.column + 1
+
+    def _lookup(self, node: Node, segment: Any) -> tuple[Node | None, Node | None]:
+        """The (key node, value node) for one path segment."""
+        if isinstance(node, MappingNode) and isinstance(segment, str):
+            return self._keys(node).get(segment, (None, None))
+        if isinstance(node, SequenceNode) and isinstance(segment, int) and 0 <= segment < len(node.value):
+            return None, node.value[segment]
+        return None, None
+
+    def _keys(self, node: MappingNode) -> dict[str, tuple[Node, Node]]:
+        """Key -> (key node, value node): the last of a repeated key, a merged key only when not written."""
+        index = self._indexes.get(id(node))
+        if index is not None:
+            return index
+        index = self._indexes[id(node)] = {}  # registered first: a merge that leads back here stops
+        own: dict[str, tuple[Node, Node]] = {}
         merges = []
         for key_node, value_node in node.value:
             if key_node.tag == PLAIN_TAG and key_node.value == "<<":
                 merges.append(value_node)
-            elif isinstance(key_node, ScalarNode) and key_node.value == segment:
-                found = (key_node, value_node)
-        if found[0] is not None:
-            return found
+            elif isinstance(key_node, ScalarNode):
+                own[key_node.value] = (key_node, value_node)
         for merge in merges:
             for source in merge.value if isinstance(merge, SequenceNode) else [merge]:
-                key_node, value_node = _lookup(source, segment)
-                if value_node is not None:
-                    return key_node, value_node
-    elif isinstance(node, SequenceNode) and isinstance(segment, int) and 0 <= segment < len(node.value):
-        return None, node.value[segment]
-    return None, None
+                if isinstance(source, MappingNode):
+                    for key, entry in self._keys(source).items():
+                        index.setdefault(key, entry)
+        index.update(own)
+        return index
 
 
 def position(root: Node, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
-    """1-based line and column for a path: its value, its key, or the nearest enclosing node."""
-    node = root
-    key_node = None
-    for depth, segment in enumerate(path):
-        key_node, child = _lookup(node, segment)
-        if child is None:
-            # Missing: point at the enclosing object (its key if it has one).
-            break
-        last = depth == len(path) - 1
-        if last and anchor is not Anchor.VALUE and key_node is not None:
-            node = key_node
-            break
-        node = child
-    mark = node.start_mark
-    return mark.line + 1, mark.column + 1
+    """1-based line and column for one path (for many paths in a document, keep a Locator)."""
+    return Locator(root).position(path, anchor)

@@ -80,14 +80,14 @@ def _check_resource_list(base: tuple, names) -> Iterator[Finding]:
 
 
 def _overlapping(parsed: list[tuple[str, str]]) -> bool:
-    if any(r == "*" and g == "*" for r, g in parsed):
-        return True
-    for a in range(len(parsed)):
-        for b in range(a + 1, len(parsed)):
-            (ra, ga), (rb, gb) = parsed[a], parsed[b]
-            if ga == gb and (ra == "*" or rb == "*"):
-                return True
-    return False
+    """`*.*`, or a group's wildcard beside another resource of the group."""
+    groups: dict[str, int] = {}
+    wildcards: set[str] = set()
+    for resource, group in parsed:
+        groups[group] = groups.get(group, 0) + 1
+        if resource == "*":
+            wildcards.add(group)
+    return "*" in wildcards or any(groups[group] > 1 for group in wildcards)
 
 
 def _resource_name_problem(name: str) -> str | None:
@@ -271,24 +271,26 @@ def _kms_v1(path: tuple, kms: dict, ctx: Context) -> Iterator[Finding]:
 
 def _check_masking(entries: list) -> Iterator[Finding]:
     """A resource after an earlier wildcard of its group (or `*.*`) can never be reached."""
-    earlier: list[tuple[str, str]] = []
+    earlier: dict[str, int] = {}  # group of a wildcard in an earlier entry -> its order among them
     for i, entry in items(entries):
-        names = mapping(entry).get("resources")
-        current = []
-        for j, name in items(names):
+        wildcards = []
+        for j, name in items(mapping(entry).get("resources")):
             if not isinstance(name, str):
                 continue
             resource, group = parse_group_resource(name)
-            for wild_resource, wild_group in earlier:
-                if wild_group == "*" or (wild_resource == "*" and wild_group == group):
-                    yield Finding(
-                        "masked-resource",
-                        ("resources", i, "resources", j),
-                        f'resource "{_display(resource, group)}" is masked by earlier rule "{_display(wild_resource, wild_group)}"',
-                    )
-                    break
-            current.append((resource, group))
-        earlier.extend((r, g) for r, g in current if r == "*")
+            # The first earlier wildcard that covers it: its group's or `*.*`.
+            covering = [g for g in (group, "*") if g in earlier]
+            if covering:
+                wild_group = min(covering, key=earlier.__getitem__)
+                yield Finding(
+                    "masked-resource",
+                    ("resources", i, "resources", j),
+                    f'resource "{_display(resource, group)}" is masked by earlier rule "{_display("*", wild_group)}"',
+                )
+            if resource == "*":
+                wildcards.append(group)
+        for group in wildcards:
+            earlier.setdefault(group, len(earlier))
 
 
 def _advice(entries: list, ctx: Context) -> Iterator[Finding]:
