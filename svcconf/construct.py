@@ -8,6 +8,7 @@ rule can point at them. libyaml (C) composes the nodes; a small builder converts
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, NamedTuple
 
@@ -16,7 +17,10 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .model import Path, Severity
 
-MAX_EXPANDED_NODES = 500_000
+MAX_EXPANDED_NODES = 500_000  # nodes aliases may add to a file, beyond one per character of its text
+# Python refuses to print integers of more than 4,300 digits (converting them is quadratic); a
+# number past this many bits (~3,000 digits) fits no Go numeric type and is read as infinite.
+MAX_INTEGER_BITS = 10_000
 
 _BOOL_TRUE = ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON")
 _BOOL_FALSE = ("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF")
@@ -126,10 +130,10 @@ class Builder:
 
     __slots__ = ("ambiguous", "budget", "build", "duplicates")
 
-    def __init__(self, guard_aliases: bool) -> None:
+    def __init__(self, guard_aliases: bool, budget: int = MAX_EXPANDED_NODES) -> None:
         self.duplicates: list[tuple[Node, Node]] = []  # (mapping node, second key node)
         self.ambiguous: list[tuple[Node, Any]] = []
-        self.budget = MAX_EXPANDED_NODES
+        self.budget = budget  # nodes left to build; the file's documents share one budget
         # Only a document with anchors can expand through aliases; the others skip the count.
         self.build = self._build_counted if guard_aliases else self._build
 
@@ -175,17 +179,20 @@ class Builder:
         sign = -1 if digits.startswith("-") else 1
         body = digits.lstrip("+-")
         try:
-            if len(body) > 1 and body[0] == "0" and body[1] in "01234567":
-                value = sign * int(body, 8)
-            else:
-                value = sign * int(body, 0)
+            value = int(body, 8 if len(body) > 1 and body[0] == "0" and body[1] in "01234567" else 0)
         except ValueError:
-            return text
+            if not body.isdigit():
+                return text
+            value = None  # a decimal past the digits Python converts
+        if value is None or value.bit_length() > MAX_INTEGER_BITS:
+            # The server reads it as a JSON number no field can hold: every typed field refuses it.
+            return sign * math.inf
         written = text.lstrip("+-")
-        # YAML 1.2 reads 0x and 0o the same way, but 010, 0b1 and 1_000 differently.
-        if plain and written != str(abs(value)) and not written.startswith(("0x", "0o")):
-            self.ambiguous.append((node, value))
-        return value
+        # YAML 1.2 reads plain decimals, 0x and 0o the same way, but 010, 0b1 and 1_000 differently.
+        canonical = written.isdigit() and (written == "0" or written[0] != "0")
+        if plain and not canonical and not written.startswith(("0x", "0o")):
+            self.ambiguous.append((node, sign * value))
+        return sign * value
 
     def mapping(self, node: MappingNode) -> dict:
         result: dict = {}

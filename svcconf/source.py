@@ -121,6 +121,9 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
         text = text.replace("\t", " ")
     loader = NodeLoader(text)
     guard_aliases = "&" in text
+    # A document holds at most about one node per character of its text: what aliases add beyond
+    # that is counted for the whole file, so many small expansions cannot add up without limit.
+    budget = MAX_EXPANDED_NODES + len(text)
     index = 0
     # Composition allocates many small containers and creates no reference cycles; the cyclic
     # collector would only rescan them (measured: ~10% of validate time on the bench corpus).
@@ -131,7 +134,7 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
             root = loader.get_node()
             if root is None:  # pragma: no cover
                 break
-            builder = Builder(guard_aliases)
+            builder = Builder(guard_aliases, budget)
             try:
                 data = builder.build(root)
             except AliasBomb:
@@ -139,13 +142,14 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
                 source.problems.append(
                     FileProblem(
                         "alias-expansion-limit",
-                        f"document {index + 1} expands through aliases to more than {MAX_EXPANDED_NODES:,} nodes; not checked",
+                        f"document {index + 1} expands through aliases past the file's limit "
+                        f"({MAX_EXPANDED_NODES:,} nodes beyond its size); it and any later documents are not checked",
                         mark.line + 1,
                         mark.column + 1,
                     )
                 )
-                index += 1
-                continue
+                break
+            budget = builder.budget
             problems, ambiguous = placed_problems(root, builder)
             source.documents.append(Document(index, data, root, problems, ambiguous))
             index += 1

@@ -6,7 +6,7 @@ import codecs
 
 import pytest
 
-from .helpers import run
+from .helpers import Run, run
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
 
@@ -124,3 +124,44 @@ def test_missing_path_is_a_usage_error(tmp_path) -> None:
     result = run("validate", "--no-config", str(tmp_path / "nope.yaml"))
     assert result.code == 2
     assert "nope.yaml" in result.err
+
+
+def diagnostics(result: Run) -> list[tuple[str, int, int, str, str]]:
+    return [(d["file"], d["line"], d["column"], d["severity"], d["rule"]) for d in result.json()["diagnostics"]]
+
+
+def test_aliases_are_limited_per_file_not_per_document(tmp_path) -> None:
+    # Each document expands to about 274,000 nodes, under the limit alone; together they are far over it.
+    levels = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    levels += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 5)]
+    levels.append("a5: [*a4, *a4, *a4]")
+    document = "\n".join(levels) + "\n"
+    result = check(tmp_path, "bombs.yaml", ("---\n" + document).encode() * 40)
+    assert result.code == 1
+    second = 2 + len(levels) + 1  # the first line of the second document, after its `---`
+    assert result.rules() == [(second, 1, "error", "alias-expansion-limit", "")]
+
+
+def test_large_document_with_an_ampersand_is_not_an_alias_bomb(tmp_path) -> None:
+    # Over 500,000 nodes without a single alias: the limit counts only what aliases add.
+    data = b'apiVersion: v1\nkind: ConfigMap\nnote: "a & b"\nitems: [' + b"1," * 510_000 + b"]\n"
+    result = check(tmp_path, "large.yaml", data)
+    assert result.rules() == []
+
+
+HUGE_NUMBERS = ["0x" + "f" * 5000, "-0x" + "F" * 5000, "0o" + "7" * 6000, "0" + "7" * 6000, "0b" + "1" * 20000, "9" * 5000]
+
+
+@pytest.mark.parametrize("number", HUGE_NUMBERS, ids=["hex", "negative-hex", "octal", "legacy-octal", "binary", "decimal"])
+def test_huge_numbers_are_numbers_no_field_can_hold(tmp_path, number: str) -> None:
+    # The server reads them as JSON numbers; an integer field cannot hold one.
+    scheduler = tmp_path / "scheduler.yaml"
+    scheduler.write_text(f"apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nparallelism: {number}\n")
+    (tmp_path / "data.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: n\nbinaryData:\n  n: {number}\n")
+    (tmp_path / "policy.yaml").write_text(POLICY.replace("Metadata", "Everything"))
+    result = run("validate", "--no-config", "-f", "json", str(tmp_path))
+    assert result.code == 1
+    assert [(d[0], *d[1:3], d[4]) for d in diagnostics(result)] == [
+        (str(tmp_path / "policy.yaml"), 4, 12, "invalid-value"),
+        (str(scheduler), 3, 14, "wrong-type"),
+    ]
