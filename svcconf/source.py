@@ -66,14 +66,18 @@ def _line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
     return line, offset - start + 1
 
 
+def too_large(max_size: int, size: int | None = None) -> FileProblem:
+    """The problem of a file over the size limit; `size` is None for a stream read only up to the limit."""
+    what = f"file is {size:,} bytes, over" if size is not None else "file is over"
+    return FileProblem(
+        "file-too-large", f"{what} the {max_size:,}-byte limit; not checked (see --max-file-size)", severity=Severity.WARNING
+    )
+
+
 def decode(name: str, data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str | None, FileProblem | None]:
     """Decode file bytes to text, or explain in one problem why the file cannot be read."""
     if len(data) > max_size:
-        return None, FileProblem(
-            "file-too-large",
-            f"file is {len(data):,} bytes, over the {max_size:,}-byte limit; not checked (see --max-file-size)",
-            severity=Severity.WARNING,
-        )
+        return None, too_large(max_size, len(data))
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:

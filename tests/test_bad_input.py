@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import codecs
+import os
+import subprocess
+import sys
 
 import pytest
+
+from svcconf import pipeline
+from svcconf.pipeline import Options, check_file, validate
 
 from .helpers import Run, run
 
@@ -165,3 +171,118 @@ def test_huge_numbers_are_numbers_no_field_can_hold(tmp_path, number: str) -> No
         (str(tmp_path / "policy.yaml"), 4, 12, "invalid-value"),
         (str(scheduler), 3, 14, "wrong-type"),
     ]
+
+
+# --------------------------------------------------------------------------- what is read, and how much
+
+
+def run_contained(*args: str, stdin=subprocess.DEVNULL) -> Run:
+    """svcconf in a child process with a time limit and a memory cap: a regression that blocks on a
+    pipe or reads a device without end fails the test instead of hanging or exhausting the machine."""
+    resource = pytest.importorskip("resource")
+
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    package_root = os.path.dirname(os.path.dirname(pipeline.__file__))  # the svcconf under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run(
+        [sys.executable, "-m", "svcconf", *args], stdin=stdin, env=env, capture_output=True, timeout=20, preexec_fn=cap_memory, check=False
+    )
+    return Run(done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_named_pipe_in_a_folder_is_reported_without_opening_it(tmp_path) -> None:
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    os.mkfifo(tmp_path / "pipe.yaml")  # no writer: opening it would wait for ever
+    result = run_contained("validate", "--no-config", "-f", "json", str(tmp_path))
+    assert result.code == 0
+    assert diagnostics(result) == [(str(tmp_path / "pipe.yaml"), 1, 1, "warning", "not-a-regular-file")]
+    assert "named pipe" in result.json()["diagnostics"][0]["message"]
+    assert result.json()["summary"]["files"] == 2
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_link_to_a_device_in_a_folder_is_reported_without_reading_it(tmp_path) -> None:
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    result = run_contained("validate", "--no-config", "-f", "json", str(tmp_path))
+    assert result.code == 0
+    assert diagnostics(result) == [(str(tmp_path / "zero.yaml"), 1, 1, "warning", "not-a-regular-file")]
+    assert "character device" in result.json()["diagnostics"][0]["message"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_device_named_on_the_command_line_is_read_only_up_to_the_limit() -> None:
+    result = run_contained("validate", "--no-config", "-f", "json", "--max-file-size", "1K", "/dev/zero")
+    assert result.code == 0
+    assert diagnostics(result) == [("/dev/zero", 1, 1, "warning", "file-too-large")]
+    assert "over the 1,024-byte limit" in result.json()["diagnostics"][0]["message"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_stdin_is_read_only_up_to_the_limit() -> None:
+    with open("/dev/zero", "rb") as endless:
+        result = run_contained("validate", "--no-config", "-f", "json", "-", stdin=endless)
+    assert result.code == 0
+    assert diagnostics(result) == [("<stdin>", 1, 1, "warning", "file-too-large")]
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="no /dev/fd here")
+def test_pipe_named_on_the_command_line_is_read() -> None:
+    # What `svcconf validate <(command)` passes: /dev/fd/N, the read end of a pipe.
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, POLICY.replace("Metadata", "Everything").encode())
+        os.close(write_end)
+        result = run("validate", "--no-config", "-f", "json", f"/dev/fd/{read_end}")
+    finally:
+        os.close(read_end)
+    assert result.code == 1
+    assert result.rules() == [(4, 12, "error", "invalid-value", "rules[0].level")]
+
+
+def test_size_is_checked_before_reading(tmp_path) -> None:
+    path = tmp_path / "huge.yaml"
+    with open(path, "wb") as handle:
+        handle.truncate(16 << 30)  # 16 GiB of nothing: a sparse file
+    if os.stat(path).st_blocks * 512 > 1 << 20:
+        pytest.skip("this file system has no sparse files")
+    result = run_contained("validate", "--no-config", "-f", "json", str(path))
+    assert result.code == 0
+    assert diagnostics(result) == [(str(path), 1, 1, "warning", "file-too-large")]
+    assert "file is 17,179,869,184 bytes, over the 8,388,608-byte limit" in result.json()["diagnostics"][0]["message"]
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the file system refuses names that are not UTF-8")
+def test_file_names_that_are_not_utf8_are_carried_through(tmp_path) -> None:
+    folder = os.fsencode(tmp_path)
+    raw = os.path.join(folder, b"caf\xe9.yaml")
+    with open(raw, "wb") as handle:
+        handle.write(POLICY.replace("Metadata", "Everything").encode())
+    name = os.fsdecode(raw)
+    expected = [(name, 4, 12, "invalid-value")]
+    for path in (folder, str(tmp_path)):
+        report = validate([path], Options(jobs=1))
+        assert [(d.file, d.line, d.column, d.rule) for d in report.diagnostics] == expected
+    assert [(d.file, d.rule) for d in check_file(raw, Options()).diagnostics] == [(name, "invalid-value")]
+
+
+def test_a_failure_in_one_file_is_its_diagnostic_and_the_others_are_checked(tmp_path, monkeypatch) -> None:
+    (tmp_path / "a.yaml").write_text(POLICY)
+    (tmp_path / "b.yaml").write_text(POLICY.replace("Metadata", "Everything"))
+    real = pipeline.load_bytes
+
+    def fail_on_a(name: str, data: bytes, **options):
+        if name.endswith("a.yaml"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(name, data, **options)
+
+    monkeypatch.setattr(pipeline, "load_bytes", fail_on_a)
+    result = run("validate", "--no-config", "-f", "json", str(tmp_path))
+    assert result.code == 1
+    assert diagnostics(result) == [
+        (str(tmp_path / "a.yaml"), 1, 1, "error", "internal-error"),
+        (str(tmp_path / "b.yaml"), 4, 12, "error", "invalid-value"),
+    ]
+    assert "RecursionError" in result.json()["diagnostics"][0]["message"]
