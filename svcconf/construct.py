@@ -8,6 +8,7 @@ rule can point at them. libyaml (C) composes the nodes; a small builder converts
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, NamedTuple
 
@@ -16,7 +17,10 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .model import Path, Severity
 
-MAX_EXPANDED_NODES = 500_000
+MAX_EXPANDED_NODES = 500_000  # nodes aliases may add to a file, beyond one per character of its text
+# Python refuses to print integers of more than 4,300 digits (converting them is quadratic); a
+# number past this many bits (~3,000 digits) fits no Go numeric type and is read as infinite.
+MAX_INTEGER_BITS = 10_000
 
 _BOOL_TRUE = ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON")
 _BOOL_FALSE = ("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF")
@@ -126,10 +130,10 @@ class Builder:
 
     __slots__ = ("ambiguous", "budget", "build", "duplicates")
 
-    def __init__(self, guard_aliases: bool) -> None:
+    def __init__(self, guard_aliases: bool, budget: int = MAX_EXPANDED_NODES) -> None:
         self.duplicates: list[tuple[Node, Node]] = []  # (mapping node, second key node)
         self.ambiguous: list[tuple[Node, Any]] = []
-        self.budget = MAX_EXPANDED_NODES
+        self.budget = budget  # nodes left to build; the file's documents share one budget
         # Only a document with anchors can expand through aliases; the others skip the count.
         self.build = self._build_counted if guard_aliases else self._build
 
@@ -175,17 +179,20 @@ class Builder:
         sign = -1 if digits.startswith("-") else 1
         body = digits.lstrip("+-")
         try:
-            if len(body) > 1 and body[0] == "0" and body[1] in "01234567":
-                value = sign * int(body, 8)
-            else:
-                value = sign * int(body, 0)
+            value = int(body, 8 if len(body) > 1 and body[0] == "0" and body[1] in "01234567" else 0)
         except ValueError:
-            return text
+            if not body.isdigit():
+                return text
+            value = None  # a decimal past the digits Python converts
+        if value is None or value.bit_length() > MAX_INTEGER_BITS:
+            # The server reads it as a JSON number no field can hold: every typed field refuses it.
+            return sign * math.inf
         written = text.lstrip("+-")
-        # YAML 1.2 reads 0x and 0o the same way, but 010, 0b1 and 1_000 differently.
-        if plain and written != str(abs(value)) and not written.startswith(("0x", "0o")):
-            self.ambiguous.append((node, value))
-        return value
+        # YAML 1.2 reads plain decimals, 0x and 0o the same way, but 010, 0b1 and 1_000 differently.
+        canonical = written.isdigit() and (written == "0" or written[0] != "0")
+        if plain and not canonical and not written.startswith(("0x", "0o")):
+            self.ambiguous.append((node, sign * value))
+        return sign * value
 
     def mapping(self, node: MappingNode) -> dict:
         result: dict = {}
@@ -196,7 +203,9 @@ class Builder:
             if key_node.__class__ is ScalarNode:
                 key = key_node.value
                 if key == "<<" and key_node.tag == PLAIN_TAG:
-                    merges = (merges or []) + [value_node]
+                    if merges is None:
+                        merges = []
+                    merges.append(value_node)
                     continue
             else:
                 key = str(build(key_node))
@@ -206,7 +215,9 @@ class Builder:
             if value is None:
                 # null is the zero value: the server treats the field as absent.
                 result.pop(key, None)
-                nulls = (nulls or set()) | {key}
+                if nulls is None:
+                    nulls = set()
+                nulls.add(key)
             else:
                 result[key] = value
         if merges:
@@ -221,27 +232,42 @@ class Builder:
         return result
 
 
+_Link = tuple | None  # (parent link, segment): a path kept as a chain of its prefixes
+
+
 def _paths_of(root: Node, wanted: set[int]) -> dict[int, Path]:
-    """The path of each wanted node (by id), found by one walk of the tree."""
+    """The path of each wanted node (by id), found by one walk of the tree.
+
+    The walk links each node to its parent's entry and spells out a path only for a wanted node,
+    so a deep document costs no more than a shallow one.
+    """
     found: dict[int, Path] = {}
-    stack: list[tuple[Node, Path]] = [(root, ())]
+    stack: list[tuple[Node, _Link]] = [(root, None)]
     visited: set[int] = set()
     while stack and len(found) < len(wanted):
-        node, path = stack.pop()
+        node, link = stack.pop()
         if id(node) in wanted and id(node) not in found:
-            found[id(node)] = path
+            found[id(node)] = _spelled(link)
         if id(node) in visited:
             continue
         visited.add(id(node))
         if node.__class__ is MappingNode:
             for key_node, value_node in node.value:
-                key = key_node.value if key_node.__class__ is ScalarNode else "?"
-                if id(key_node) in wanted:
-                    found.setdefault(id(key_node), path + (key,))
-                stack.append((value_node, path + (key,)))
+                child = (link, key_node.value if key_node.__class__ is ScalarNode else "?")
+                if id(key_node) in wanted and id(key_node) not in found:
+                    found[id(key_node)] = _spelled(child)
+                stack.append((value_node, child))
         elif node.__class__ is SequenceNode:
-            stack.extend((child, path + (i,)) for i, child in enumerate(node.value))
+            stack.extend((child, (link, i)) for i, child in enumerate(node.value))
     return found
+
+
+def _spelled(link: _Link) -> Path:
+    segments = []
+    while link is not None:
+        link, segment = link
+        segments.append(segment)
+    return tuple(reversed(segments))
 
 
 def placed_problems(root: Node, builder: Builder) -> tuple[list[KeyProblem], list[tuple[Path, str, Any, int, int]]]:

@@ -68,6 +68,7 @@ class DocumentChecker:
         findings: list[Finding] = []
         known = False
         self._schema_checked: dict[Path, bool] = {}
+        self._ambiguous_by_prefix: dict[int, dict[Path, dict[Path, str]]] = {}
         for unit in _units(data, self.naming):
             unit_findings, unit_known = self._check_unit(unit, document, siblings)
             known = known or unit_known
@@ -86,8 +87,11 @@ class DocumentChecker:
         from .secrets import is_secret
 
         typed = {f.path for f in findings if f.rule == "wrong-type"}
+        # The owner is the longest checked prefix: try each length units have (a List has thousands
+        # of units but two lengths), never each unit.
+        lengths = sorted({len(prefix) for prefix in self._schema_checked}, reverse=True)
         for path, written, value, _line, _col in document.ambiguous:
-            owner = max((prefix for prefix in self._schema_checked if path[: len(prefix)] == prefix), key=len, default=None)
+            owner = next((path[:n] for n in lengths if n <= len(path) and path[:n] in self._schema_checked), None)
             if owner is None or not self._schema_checked[owner] or path in typed:
                 continue
             if is_secret(path):  # say how it is read, never what it is
@@ -229,11 +233,7 @@ class DocumentChecker:
 
         checker = checker_for(gv.group, gv.version, kind)
         self._schema_checked[unit.prefix] = checker is not None
-        ambiguous = {
-            path[len(unit.prefix) :]: written
-            for (path, written, _v, _l, _c) in document.ambiguous
-            if path[: len(unit.prefix)] == unit.prefix
-        }
+        ambiguous = self._ambiguous_under(unit.prefix, document)
         findings = list(checker.check(unit.data, self.field_validation, ambiguous, self.target)) if checker else []
         module = checker.schema.get("x-svcconf-rules") if checker else None
         if module:
@@ -241,6 +241,19 @@ class DocumentChecker:
             for function in rules.rules_for(module, kind):
                 findings.extend(_run_rule(function, unit.data, context))
         return findings
+
+    def _ambiguous_under(self, prefix: Path, document: Document) -> dict[Path, str]:
+        """Ambiguous scalars under a unit, by path from it; grouped once per prefix length, not once per unit."""
+        if not document.ambiguous:
+            return {}
+        n = len(prefix)
+        groups = self._ambiguous_by_prefix.get(n)
+        if groups is None:
+            groups = self._ambiguous_by_prefix[n] = {}
+            for path, written, _value, _line, _col in document.ambiguous:
+                if len(path) >= n:
+                    groups.setdefault(path[:n], {})[path[n:]] = written
+        return groups.get(prefix, {})
 
 
 def _run_rule(function, data: dict, context) -> list[Finding]:

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 import sys
 from collections.abc import Iterable
+from typing import BinaryIO
 
 from . import catalog, suppression
 from .document import DocumentChecker
 from .model import Diagnostic, Severity
 from .naming import UPSTREAM_DOMAIN, Naming
-from .source import DEFAULT_MAX_FILE_SIZE, SourceFile, load_bytes, position
+from .source import DEFAULT_MAX_FILE_SIZE, Locator, SourceFile, load_bytes, too_large
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
@@ -105,11 +107,16 @@ def _excluded(path: str, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatch(posix, p) or fnmatch.fnmatch(name, p) or fnmatch.fnmatch(posix, p.rstrip("/") + "/*") for p in patterns)
 
 
-def discover(paths: Iterable[str], exclude: list[str]) -> tuple[list[str], list[str]]:
-    """Expand folders into their YAML and JSON files; return (files, unreadable paths)."""
+def discover(paths: Iterable[str], exclude: list[str], not_regular: list[str] | None = None) -> tuple[list[str], list[str]]:
+    """Expand folders into their YAML and JSON files; return (files, unreadable paths).
+
+    Named pipes, devices and sockets found in folders are never opened (a pipe without a writer
+    would block, a device may never end); they go to `not_regular`. Named on their own, they are
+    read: `<(command)` gives a pipe. Names are str, undecodable bytes kept as by os.fsdecode.
+    """
     files: list[str] = []
     unreadable: list[str] = []
-    for path in paths:
+    for path in map(os.fsdecode, paths):
         if path == STDIN:
             files.append(STDIN)
         elif os.path.isdir(path):
@@ -120,8 +127,11 @@ def discover(paths: Iterable[str], exclude: list[str]) -> tuple[list[str], list[
                 for name in sorted(names):
                     full = os.path.normpath(os.path.join(folder, name))
                     if name.endswith(YAML_SUFFIXES) and not _excluded(full, exclude):
-                        files.append(full)
-        elif os.path.isfile(path):
+                        if _special(full) is None:
+                            files.append(full)
+                        elif not_regular is not None:
+                            not_regular.append(full)
+        elif os.path.exists(path):
             if not _excluded(path, exclude):
                 files.append(path)
         else:
@@ -129,14 +139,69 @@ def discover(paths: Iterable[str], exclude: list[str]) -> tuple[list[str], list[
     return files, unreadable
 
 
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _special(path: str) -> str | None:
+    """What a path is when not a regular file (symbolic links followed); None for a file or when stat fails."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # reading it reports the error
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for is_kind, kind in _SPECIAL_KINDS if is_kind(mode)), "a special file")
+
+
 # --------------------------------------------------------------------------- one file
 
 
-def _read(path: str) -> bytes:
+def _read(path: str) -> BinaryIO:
+    """The byte stream of a path, or stdin for `-` (the caller closes a file, never stdin)."""
     if path == STDIN:
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as handle:
-        return handle.read()
+        return sys.stdin.buffer
+    return open(path, "rb", buffering=0)
+
+
+READ_CHUNK = 1 << 20
+
+
+def _load(path: str, name: str, max_size: int) -> SourceFile:
+    """A file's documents, never reading more than max_size + 1 bytes (stdin, pipes and devices have no size)."""
+    stream = _read(path)
+    try:
+        size = _regular_size(stream)
+        if size is not None and size > max_size:
+            return SourceFile(name, problems=[too_large(max_size, size)])
+        chunks = []
+        left = max_size + 1
+        wanted = size + 1 if size is not None else READ_CHUNK  # a regular file in one read
+        while left > 0:
+            chunk = stream.read(min(left, wanted))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+            wanted = READ_CHUNK
+    finally:
+        if path != STDIN:
+            stream.close()
+    if left <= 0:
+        return SourceFile(name, problems=[too_large(max_size)])
+    return load_bytes(name, b"".join(chunks), max_size=max_size)
+
+
+def _regular_size(stream: BinaryIO) -> int | None:
+    try:
+        status = os.fstat(stream.fileno())
+    except (OSError, ValueError):  # a stream without a descriptor (stdin replaced in memory)
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
 def check_source(source: SourceFile, options: Options) -> FileResult:
@@ -154,7 +219,8 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
         {"bootstrap": options.bootstrap, "service_account_issuers": options.service_account_issuers, "fs_checks": options.fs_checks},
     )
     siblings = [doc.data for doc in source.documents]
-    for document in source.documents:
+    locators = [Locator(doc.root) for doc in source.documents]  # positions of the findings in each document
+    for position, document in enumerate(source.documents):
         for problem in document.problems:
             result.diagnostics.append(
                 Diagnostic(
@@ -167,11 +233,12 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
             result.skipped += 1
         for finding in findings:
             # A cross-document rule may place its finding in a sibling document.
-            target = source.documents[finding.document] if finding.document is not None else document
+            where = finding.document if finding.document is not None else position
+            target = source.documents[where]
             data = target.data if isinstance(target.data, dict) else {}
             api_version = data.get("apiVersion") if isinstance(data.get("apiVersion"), str) else None
             kind = data.get("kind") if isinstance(data.get("kind"), str) else None
-            line, column = position(target.root, finding.path, finding.anchor)
+            line, column = locators[where].position(finding.path, finding.anchor)
             result.diagnostics.append(
                 Diagnostic(
                     name, line, column, finding.rule, finding.severity, finding.message, finding.path, target.index + 1, api_version, kind
@@ -214,12 +281,24 @@ def _configure(diagnostics: list[Diagnostic], name: str, options: Options) -> li
 
 
 def check_file(path: str, options: Options) -> FileResult:
+    """Validate one file (`-`: stdin); whatever goes wrong becomes a diagnostic of this file alone."""
+    path = os.fsdecode(path)
     name = STDIN_NAME if path == STDIN else path
     try:
-        data = _read(path)
-    except OSError as err:
-        return FileResult([Diagnostic(name, 1, 1, "unreadable-file", Severity.ERROR, f"cannot read file: {err.strerror or err}")])
-    return check_source(load_bytes(name, data, max_size=options.max_file_size), options)
+        try:
+            source = _load(path, name, options.max_file_size)
+        except OSError as err:
+            return FileResult([Diagnostic(name, 1, 1, "unreadable-file", Severity.ERROR, f"cannot read file: {err.strerror or err}")])
+        return check_source(source, options)
+    except Exception as err:  # noqa: BLE001 - one file must not end the run for the others
+        message = f"svcconf failed on this file ({type(err).__name__}); please report it. Other files were checked."
+        return FileResult([Diagnostic(name, 1, 1, "internal-error", Severity.ERROR, message)])
+
+
+def _not_regular(path: str, options: Options) -> FileResult:
+    """A named pipe, device or socket met in a folder: reported, never opened."""
+    message = f"{_special(path) or 'a special file'}, not a regular file; skipped without reading it"
+    return FileResult(_configure([Diagnostic(path, 1, 1, "not-a-regular-file", Severity.WARNING, message)], path, options))
 
 
 def check_text(text: str, options: Options | None = None, name: str = "<text>") -> FileResult:
@@ -266,10 +345,12 @@ PARALLEL_MIN_FILES = 8
 def validate(paths: Iterable[str], options: Options | None = None) -> Report:
     """Validate files, folders and `-` (stdin); the library entry point behind `svcconf validate`."""
     options = options or Options()
-    files, unreadable = discover(paths, options.exclude)
-    report = Report(files=len(files), unreadable=unreadable)
+    not_regular: list[str] = []
+    files, unreadable = discover(paths, options.exclude, not_regular)
+    report = Report(files=len(files) + len(not_regular), unreadable=unreadable)
     use_pool = options.jobs > 1 and len([f for f in files if f != STDIN]) >= PARALLEL_MIN_FILES and STDIN not in files
     results = _parallel(files, options) if use_pool else [check_file(path, options) for path in files]
+    results += [_not_regular(path, options) for path in not_regular]
     for result in results:
         report.diagnostics.extend(result.diagnostics)
         report.documents += result.documents

@@ -66,14 +66,18 @@ def _line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
     return line, offset - start + 1
 
 
+def too_large(max_size: int, size: int | None = None) -> FileProblem:
+    """The problem of a file over the size limit; `size` is None for a stream read only up to the limit."""
+    what = f"file is {size:,} bytes, over" if size is not None else "file is over"
+    return FileProblem(
+        "file-too-large", f"{what} the {max_size:,}-byte limit; not checked (see --max-file-size)", severity=Severity.WARNING
+    )
+
+
 def decode(name: str, data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str | None, FileProblem | None]:
     """Decode file bytes to text, or explain in one problem why the file cannot be read."""
     if len(data) > max_size:
-        return None, FileProblem(
-            "file-too-large",
-            f"file is {len(data):,} bytes, over the {max_size:,}-byte limit; not checked (see --max-file-size)",
-            severity=Severity.WARNING,
-        )
+        return None, too_large(max_size, len(data))
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:
@@ -121,6 +125,9 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
         text = text.replace("\t", " ")
     loader = NodeLoader(text)
     guard_aliases = "&" in text
+    # A document holds at most about one node per character of its text: what aliases add beyond
+    # that is counted for the whole file, so many small expansions cannot add up without limit.
+    budget = MAX_EXPANDED_NODES + len(text)
     index = 0
     # Composition allocates many small containers and creates no reference cycles; the cyclic
     # collector would only rescan them (measured: ~10% of validate time on the bench corpus).
@@ -131,7 +138,7 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
             root = loader.get_node()
             if root is None:  # pragma: no cover
                 break
-            builder = Builder(guard_aliases)
+            builder = Builder(guard_aliases, budget)
             try:
                 data = builder.build(root)
             except AliasBomb:
@@ -139,13 +146,14 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
                 source.problems.append(
                     FileProblem(
                         "alias-expansion-limit",
-                        f"document {index + 1} expands through aliases to more than {MAX_EXPANDED_NODES:,} nodes; not checked",
+                        f"document {index + 1} expands through aliases past the file's limit "
+                        f"({MAX_EXPANDED_NODES:,} nodes beyond its size); it and any later documents are not checked",
                         mark.line + 1,
                         mark.column + 1,
                     )
                 )
-                index += 1
-                continue
+                break
+            budget = builder.budget
             problems, ambiguous = placed_problems(root, builder)
             source.documents.append(Document(index, data, root, problems, ambiguous))
             index += 1
@@ -171,41 +179,65 @@ def load_bytes(name: str, data: bytes, *, max_size: int = DEFAULT_MAX_FILE_SIZE)
 # --------------------------------------------------------------------------- positions
 
 
-def _lookup(node: Node, segment: Any) -> tuple[Node | None, Node | None]:
-    """The (key node, value node) for one path segment, following merge keys."""
-    if isinstance(node, MappingNode) and isinstance(segment, str):
-        found: tuple[Node | None, Node | None] = (None, None)
+class Locator:
+    """Line and column of paths in one composed document.
+
+    A mapping is indexed (its own keys, then the keys it merges) the first time a path passes
+    through it, so each finding costs one look-up per path segment however wide the mapping is.
+    """
+
+    __slots__ = ("_indexes", "root")
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self._indexes: dict[int, dict[str, tuple[Node, Node]]] = {}
+
+    def position(self, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
+        """1-based line and column for a path: its value, its key, or the nearest enclosing node."""
+        node = self.root
+        for depth, segment in enumerate(path):
+            key_node, child = self._lookup(node, segment)
+            if child is None:
+                # Missing: point at the enclosing object (its key if it has one).
+                break
+            last = depth == len(path) - 1
+            if last and anchor is not Anchor.VALUE and key_node is not None:
+                node = key_node
+                break
+            node = child
+        mark = node.start_mark
+        return mark.line + 1, mark.column + 1
+
+    def _lookup(self, node: Node, segment: Any) -> tuple[Node | None, Node | None]:
+        """The (key node, value node) for one path segment."""
+        if isinstance(node, MappingNode) and isinstance(segment, str):
+            return self._keys(node).get(segment, (None, None))
+        if isinstance(node, SequenceNode) and isinstance(segment, int) and 0 <= segment < len(node.value):
+            return None, node.value[segment]
+        return None, None
+
+    def _keys(self, node: MappingNode) -> dict[str, tuple[Node, Node]]:
+        """Key -> (key node, value node): the last of a repeated key, a merged key only when not written."""
+        index = self._indexes.get(id(node))
+        if index is not None:
+            return index
+        index = self._indexes[id(node)] = {}  # registered first: a merge that leads back here stops
+        own: dict[str, tuple[Node, Node]] = {}
         merges = []
         for key_node, value_node in node.value:
             if key_node.tag == PLAIN_TAG and key_node.value == "<<":
                 merges.append(value_node)
-            elif isinstance(key_node, ScalarNode) and key_node.value == segment:
-                found = (key_node, value_node)
-        if found[0] is not None:
-            return found
+            elif isinstance(key_node, ScalarNode):
+                own[key_node.value] = (key_node, value_node)
         for merge in merges:
             for source in merge.value if isinstance(merge, SequenceNode) else [merge]:
-                key_node, value_node = _lookup(source, segment)
-                if value_node is not None:
-                    return key_node, value_node
-    elif isinstance(node, SequenceNode) and isinstance(segment, int) and 0 <= segment < len(node.value):
-        return None, node.value[segment]
-    return None, None
+                if isinstance(source, MappingNode):
+                    for key, entry in self._keys(source).items():
+                        index.setdefault(key, entry)
+        index.update(own)
+        return index
 
 
 def position(root: Node, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
-    """1-based line and column for a path: its value, its key, or the nearest enclosing node."""
-    node = root
-    key_node = None
-    for depth, segment in enumerate(path):
-        key_node, child = _lookup(node, segment)
-        if child is None:
-            # Missing: point at the enclosing object (its key if it has one).
-            break
-        last = depth == len(path) - 1
-        if last and anchor is not Anchor.VALUE and key_node is not None:
-            node = key_node
-            break
-        node = child
-    mark = node.start_mark
-    return mark.line + 1, mark.column + 1
+    """1-based line and column for one path (for many paths in a document, keep a Locator)."""
+    return Locator(root).position(path, anchor)

@@ -6,7 +6,9 @@ import re
 
 from .model import Diagnostic, Severity
 
-_COMMENT = re.compile(r"#\s*svcconf:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?")
+# The rule list `[...]` is matched by hand: a regular expression that looks for its `]` at every
+# `#svcconf:ignore[` of a line without one would rescan the rest of the line each time.
+_COMMENT = re.compile(r"#\s*svcconf:\s*(ignore-file|ignore)\b")
 
 
 class Suppression:
@@ -19,11 +21,6 @@ class Suppression:
         self.rules = rules  # empty: every rule
         self.used: set[str] = set()
 
-    def covers(self, diagnostic: Diagnostic) -> bool:
-        if not self.whole_file and diagnostic.line != self.line:
-            return False
-        return not self.rules or diagnostic.rule in self.rules
-
 
 def find(text: str) -> list[Suppression]:
     if "svcconf:" not in text:
@@ -32,9 +29,20 @@ def find(text: str) -> list[Suppression]:
     for number, line in enumerate(text.splitlines(), 1):
         if "svcconf:" not in line:
             continue
-        for match in _COMMENT.finditer(line):
-            names = frozenset(name.strip() for name in (match.group(2) or "").split(",") if name.strip())
-            found.append(Suppression(number, match.start() + 1, match.group(1) == "ignore-file", names))
+        start = 0
+        close = -1  # the first `]` after `start` (len(line): none), searched again only once passed
+        while (match := _COMMENT.search(line, start)) is not None:
+            start = match.end()
+            names = ""
+            if line.startswith("[", start):
+                if close < start:
+                    close = line.find("]", start)
+                    close = len(line) if close < 0 else close
+                if close < len(line):
+                    names = line[start + 1 : close]
+                    start = close + 1
+            rules = frozenset(name.strip() for name in names.split(",") if name.strip())
+            found.append(Suppression(number, match.start() + 1, match.group(1) == "ignore-file", rules))
     return found
 
 
@@ -43,14 +51,21 @@ def apply(file: str, text: str, diagnostics: list[Diagnostic]) -> list[Diagnosti
     suppressions = find(text)
     if not suppressions:
         return diagnostics
+    # The first suppression (in file order) that covers a diagnostic takes it: index them by
+    # (line or None for the whole file, rule or None for every rule) to find it in four look-ups.
+    first: dict[tuple[int | None, str | None], int] = {}
+    for order, suppression in enumerate(suppressions):
+        line = None if suppression.whole_file else suppression.line
+        for rule in suppression.rules or (None,):
+            first.setdefault((line, rule), order)
     kept = []
     for diagnostic in diagnostics:
-        for suppression in suppressions:
-            if suppression.covers(diagnostic):
-                suppression.used.add(diagnostic.rule)
-                break
-        else:
+        keys = ((None, diagnostic.rule), (None, None), (diagnostic.line, diagnostic.rule), (diagnostic.line, None))
+        order = min((first[key] for key in keys if key in first), default=None)
+        if order is None:
             kept.append(diagnostic)
+        else:
+            suppressions[order].used.add(diagnostic.rule)
     for suppression in suppressions:
         unused = sorted(suppression.rules - suppression.used) if suppression.rules else ([] if suppression.used else ["*"])
         if unused:

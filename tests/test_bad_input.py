@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import codecs
+import os
+import subprocess
+import sys
 
 import pytest
 
-from tests.helpers import run
+from svcconf import pipeline
+from svcconf.pipeline import Options, check_file, validate
+from tests.helpers import Run, run
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
 
@@ -124,3 +129,159 @@ def test_missing_path_is_a_usage_error(tmp_path) -> None:
     result = run("validate", "--no-config", str(tmp_path / "nope.yaml"))
     assert result.code == 2
     assert "nope.yaml" in result.err
+
+
+def diagnostics(result: Run) -> list[tuple[str, int, int, str, str]]:
+    return [(d["file"], d["line"], d["column"], d["severity"], d["rule"]) for d in result.json()["diagnostics"]]
+
+
+def test_aliases_are_limited_per_file_not_per_document(tmp_path) -> None:
+    # Each document expands to about 274,000 nodes, under the limit alone; together they are far over it.
+    levels = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    levels += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 5)]
+    levels.append("a5: [*a4, *a4, *a4]")
+    document = "\n".join(levels) + "\n"
+    result = check(tmp_path, "bombs.yaml", ("---\n" + document).encode() * 40)
+    assert result.code == 1
+    second = 2 + len(levels) + 1  # the first line of the second document, after its `---`
+    assert result.rules() == [(second, 1, "error", "alias-expansion-limit", "")]
+
+
+def test_large_document_with_an_ampersand_is_not_an_alias_bomb(tmp_path) -> None:
+    # Over 500,000 nodes without a single alias: the limit counts only what aliases add.
+    data = b'apiVersion: v1\nkind: ConfigMap\nnote: "a & b"\nitems: [' + b"1," * 510_000 + b"]\n"
+    result = check(tmp_path, "large.yaml", data)
+    assert result.rules() == []
+
+
+HUGE_NUMBERS = ["0x" + "f" * 5000, "-0x" + "F" * 5000, "0o" + "7" * 6000, "0" + "7" * 6000, "0b" + "1" * 20000, "9" * 5000]
+
+
+@pytest.mark.parametrize("number", HUGE_NUMBERS, ids=["hex", "negative-hex", "octal", "legacy-octal", "binary", "decimal"])
+def test_huge_numbers_are_numbers_no_field_can_hold(tmp_path, number: str) -> None:
+    # The server reads them as JSON numbers; an integer field cannot hold one.
+    scheduler = tmp_path / "scheduler.yaml"
+    scheduler.write_text(f"apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nparallelism: {number}\n")
+    (tmp_path / "data.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: n\nbinaryData:\n  n: {number}\n")
+    (tmp_path / "policy.yaml").write_text(POLICY.replace("Metadata", "Everything"))
+    result = run("validate", "--no-config", "-f", "json", str(tmp_path))
+    assert result.code == 1
+    assert [(d[0], *d[1:3], d[4]) for d in diagnostics(result)] == [
+        (str(tmp_path / "policy.yaml"), 4, 12, "invalid-value"),
+        (str(scheduler), 3, 14, "wrong-type"),
+    ]
+
+
+# --------------------------------------------------------------------------- what is read, and how much
+
+
+def run_contained(*args: str, stdin=subprocess.DEVNULL) -> Run:
+    """svcconf in a child process with a time limit and a memory cap: a regression that blocks on a
+    pipe or reads a device without end fails the test instead of hanging or exhausting the machine."""
+    resource = pytest.importorskip("resource")
+
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    package_root = os.path.dirname(os.path.dirname(pipeline.__file__))  # the svcconf under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run(
+        [sys.executable, "-m", "svcconf", *args], stdin=stdin, env=env, capture_output=True, timeout=20, preexec_fn=cap_memory, check=False
+    )
+    return Run(done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_named_pipe_in_a_folder_is_reported_without_opening_it(tmp_path) -> None:
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    os.mkfifo(tmp_path / "pipe.yaml")  # no writer: opening it would wait for ever
+    result = run_contained("validate", "--no-config", "-f", "json", str(tmp_path))
+    assert result.code == 0
+    assert diagnostics(result) == [(str(tmp_path / "pipe.yaml"), 1, 1, "warning", "not-a-regular-file")]
+    assert "named pipe" in result.json()["diagnostics"][0]["message"]
+    assert result.json()["summary"]["files"] == 2
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_link_to_a_device_in_a_folder_is_reported_without_reading_it(tmp_path) -> None:
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    result = run_contained("validate", "--no-config", "-f", "json", str(tmp_path))
+    assert result.code == 0
+    assert diagnostics(result) == [(str(tmp_path / "zero.yaml"), 1, 1, "warning", "not-a-regular-file")]
+    assert "character device" in result.json()["diagnostics"][0]["message"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_device_named_on_the_command_line_is_read_only_up_to_the_limit() -> None:
+    result = run_contained("validate", "--no-config", "-f", "json", "--max-file-size", "1K", "/dev/zero")
+    assert result.code == 0
+    assert diagnostics(result) == [("/dev/zero", 1, 1, "warning", "file-too-large")]
+    assert "over the 1,024-byte limit" in result.json()["diagnostics"][0]["message"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_stdin_is_read_only_up_to_the_limit() -> None:
+    with open("/dev/zero", "rb") as endless:
+        result = run_contained("validate", "--no-config", "-f", "json", "-", stdin=endless)
+    assert result.code == 0
+    assert diagnostics(result) == [("<stdin>", 1, 1, "warning", "file-too-large")]
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="no /dev/fd here")
+def test_pipe_named_on_the_command_line_is_read() -> None:
+    # What `svcconf validate <(command)` passes: /dev/fd/N, the read end of a pipe.
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, POLICY.replace("Metadata", "Everything").encode())
+        os.close(write_end)
+        result = run("validate", "--no-config", "-f", "json", f"/dev/fd/{read_end}")
+    finally:
+        os.close(read_end)
+    assert result.code == 1
+    assert result.rules() == [(4, 12, "error", "invalid-value", "rules[0].level")]
+
+
+def test_size_is_checked_before_reading(tmp_path) -> None:
+    path = tmp_path / "huge.yaml"
+    with open(path, "wb") as handle:
+        handle.truncate(16 << 30)  # 16 GiB of nothing: a sparse file
+    if os.stat(path).st_blocks * 512 > 1 << 20:
+        pytest.skip("this file system has no sparse files")
+    result = run_contained("validate", "--no-config", "-f", "json", str(path))
+    assert result.code == 0
+    assert diagnostics(result) == [(str(path), 1, 1, "warning", "file-too-large")]
+    assert "file is 17,179,869,184 bytes, over the 8,388,608-byte limit" in result.json()["diagnostics"][0]["message"]
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the file system refuses names that are not UTF-8")
+def test_file_names_that_are_not_utf8_are_carried_through(tmp_path) -> None:
+    folder = os.fsencode(tmp_path)
+    raw = os.path.join(folder, b"caf\xe9.yaml")
+    with open(raw, "wb") as handle:
+        handle.write(POLICY.replace("Metadata", "Everything").encode())
+    name = os.fsdecode(raw)
+    expected = [(name, 4, 12, "invalid-value")]
+    for path in (folder, str(tmp_path)):
+        report = validate([path], Options(jobs=1))
+        assert [(d.file, d.line, d.column, d.rule) for d in report.diagnostics] == expected
+    assert [(d.file, d.rule) for d in check_file(raw, Options()).diagnostics] == [(name, "invalid-value")]
+
+
+def test_a_failure_in_one_file_is_its_diagnostic_and_the_others_are_checked(tmp_path, monkeypatch) -> None:
+    (tmp_path / "a.yaml").write_text(POLICY)
+    (tmp_path / "b.yaml").write_text(POLICY.replace("Metadata", "Everything"))
+    real = pipeline.load_bytes
+
+    def fail_on_a(name: str, data: bytes, **options):
+        if name.endswith("a.yaml"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(name, data, **options)
+
+    monkeypatch.setattr(pipeline, "load_bytes", fail_on_a)
+    result = run("validate", "--no-config", "-f", "json", str(tmp_path))
+    assert result.code == 1
+    assert diagnostics(result) == [
+        (str(tmp_path / "a.yaml"), 1, 1, "error", "internal-error"),
+        (str(tmp_path / "b.yaml"), 4, 12, "error", "invalid-value"),
+    ]
+    assert "RecursionError" in result.json()["diagnostics"][0]["message"]

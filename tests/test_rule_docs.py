@@ -19,6 +19,7 @@ DOCS = all_rule_docs()
 NOT_A_FILE = {
     "unreadable-file": "a permission or I/O error (tests/test_bad_input.py)",
     "file-too-large": "a file over --max-file-size (tests/test_bad_input.py)",
+    "not-a-regular-file": "a named pipe or device in a folder (tests/test_bad_input.py)",
     "internal-error": "a bug in a rule; no document is meant to trigger one (tests/test_robustness.py)",
     "invalid-config": "the example is an .svcconf.yaml, which svcconf reads as its settings (tests/test_cli.py)",
     "empty-file": "a file of zero bytes has no text to show (tests/test_bad_input.py)",

@@ -95,14 +95,14 @@ def _check_resource_list(base: tuple, names) -> Iterator[Finding]:
 
 
 def _overlapping(parsed: list[tuple[str, str]]) -> bool:
-    if any(r == "*" and g == "*" for r, g in parsed):
-        return True
-    for a in range(len(parsed)):
-        for b in range(a + 1, len(parsed)):
-            (ra, ga), (rb, gb) = parsed[a], parsed[b]
-            if ga == gb and (ra == "*" or rb == "*"):
-                return True
-    return False
+    """`*.*`, or a group's wildcard beside another resource of the group."""
+    groups: dict[str, int] = {}
+    wildcards: set[str] = set()
+    for resource, group in parsed:
+        groups[group] = groups.get(group, 0) + 1
+        if resource == "*":
+            wildcards.add(group)
+    return "*" in wildcards or any(groups[group] > 1 for group in wildcards)
 
 
 def _resource_name_problem(name: str) -> str | None:
@@ -293,24 +293,26 @@ def _kms_v2_gated(path: tuple, name: str, ctx: Context) -> Iterator[Finding]:
 
 def _check_masking(entries: list) -> Iterator[Finding]:
     """A resource after an earlier wildcard of its group (or `*.*`) can never be reached."""
-    earlier: list[tuple[str, str]] = []
+    earlier: dict[str, int] = {}  # group of a wildcard in an earlier entry -> its order among them
     for i, entry in items(entries):
-        names = mapping(entry).get("resources")
-        current = []
-        for j, name in items(names):
+        wildcards = []
+        for j, name in items(mapping(entry).get("resources")):
             if not isinstance(name, str):
                 continue
             resource, group = parse_group_resource(name)
-            for wildcard in earlier:
-                if covers(wildcard, resource, group):
-                    yield Finding(
-                        "masked-resource",
-                        ("resources", i, "resources", j),
-                        f'resource "{upstream_spelling(resource, group)}" is masked by earlier rule "{upstream_spelling(*wildcard)}"',
-                    )
-                    break
-            current.append((resource, group))
-        earlier.extend((r, g) for r, g in current if r == "*")
+            # The first earlier wildcard that covers it: its group's or `*.*`.
+            covering = [g for g in (group, "*") if g in earlier]
+            if covering:
+                wild_group = min(covering, key=earlier.__getitem__)
+                yield Finding(
+                    "masked-resource",
+                    ("resources", i, "resources", j),
+                    f'resource "{upstream_spelling(resource, group)}" is masked by earlier rule "{upstream_spelling("*", wild_group)}"',
+                )
+            if resource == "*":
+                wildcards.append(group)
+        for group in wildcards:
+            earlier.setdefault(group, len(earlier))
 
 
 def _advice(entries: list, ctx: Context) -> Iterator[Finding]:
