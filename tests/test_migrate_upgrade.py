@@ -75,6 +75,13 @@ def test_deprecated_kubeadm_file_from_1_30_stays_and_from_1_31_becomes_v1beta4()
     assert moved.output == KUBEADM_V1BETA3.replace(b"v1beta3", b"v1beta4")
 
 
+def test_a_deprecated_document_that_must_wait_does_not_fail_the_run(tmp_path: Path) -> None:
+    path = tmp_path / "kubeadm.yaml"
+    path.write_bytes(KUBEADM_V1BETA3)
+    result = run("migrate", "--check", "--deprecated", "--from-version", "1.30", str(path))
+    assert result.code == 0 and "info [migration-needs-review]" in result.out and "exit code 1" not in result.out
+
+
 CRONJOB = b"apiVersion: batch/v1beta1   # jobs\nkind: CronJob\nmetadata:\n  name: nightly\n"
 
 

@@ -35,7 +35,11 @@ def add_parser(commands) -> None:
     mode.add_argument("--write", action="store_true", help="rewrite files in place (atomically); symbolic links are skipped")
     mode.add_argument("--check", action="store_true", help="change nothing; exit 1 if anything would change")
     parser.add_argument("--diff", action="store_true", help="print a unified diff of what would change")
-    parser.add_argument("--unsafe", action="store_true", help="also apply best-effort conversions that need review")
+    parser.add_argument(
+        "--unsafe",
+        action="store_true",
+        help="also apply best-effort conversions that need review, and versions only the --to release serves",
+    )
     parser.add_argument(
         "--follow-symlinks",
         action="store_true",
@@ -130,7 +134,7 @@ def _versions(options, target_given: bool) -> str:
 
 
 def _why_exit_1(outcomes: list, stream) -> None:
-    """Say why the exit code is 1 when no document would change but some need review or cannot be read."""
+    """Say why the exit code is 1: documents that need review, files that could not be migrated (--check alone says less)."""
     from ..model import Severity
 
     review = {
@@ -150,7 +154,6 @@ def _why_exit_1(outcomes: list, stream) -> None:
 
 def _diff(outcomes: list, stream) -> None:
     """The unified diff of every changed file; inside GitHub Actions, with workflow commands stopped around it."""
-    import os
     import secrets
 
     from ..migrate.diff import unified
@@ -174,7 +177,8 @@ def _patch_name(path: str) -> str:
     if not os.path.isabs(path):
         return path
     relative = os.path.relpath(path)
-    return relative if not relative.startswith(os.pardir) else path.lstrip(os.sep)
+    outside = relative == os.pardir or relative.startswith(os.pardir + os.sep)
+    return path.lstrip(os.sep) if outside else relative
 
 
 def run(args) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ...rules.durations import parse_duration
 from ..ops import Added, Context, Custom, Move, Review, comment_gap, get, insert, new_map, new_seq, pop, set_comment
 from ..steps import same_shape, step
 
@@ -69,9 +68,15 @@ HEALTH_CHECK = ("timeouts", "controlPlaneComponentHealthCheck")
 CLUSTER_TIMEOUT = ("apiServer", "timeoutForControlPlane")
 
 
+def _duration(value) -> int | None:
+    from ...rules.durations import parse_duration  # only files with the field pay for it
+
+    return parse_duration(value)
+
+
 def _unset(value) -> bool:
     """kubeadm's conversion moves only a timeout that is set and not zero; v1beta4 then uses its default (4m0s)."""
-    return value is None or parse_duration(value) == 0
+    return value is None or _duration(value) == 0
 
 
 def _cluster_timeout(ctx: Context):
@@ -124,7 +129,7 @@ def _cluster_review(doc: dict, ctx: Context) -> list[Review]:
     value = get(doc, *CLUSTER_TIMEOUT)
     if _unset(value):
         return []
-    if parse_duration(value) is None:
+    if _duration(value) is None:
         return [
             Review(CLUSTER_TIMEOUT, f"timeoutForControlPlane {value!r} is not a duration", "correct it (e.g. 4m0s), then migrate again")
         ]
