@@ -103,6 +103,10 @@ class Lifecycle(NamedTuple):
     def group_version(self) -> GroupVersion:
         return GroupVersion(self.group, self.version)
 
+    def served_in(self, release: Release) -> bool:
+        """Whether `release` serves this version: introduced by then (or undated) and not yet removed."""
+        return (self.introduced is None or self.introduced <= release) and (self.removed is None or release < self.removed)
+
 
 def _release_or_none(text: str) -> Release | None:
     text = text.strip()

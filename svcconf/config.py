@@ -151,6 +151,20 @@ def _semantic_findings(values: dict):
                 for rule_id in ids:
                     if isinstance(rule_id, str) and rule_id not in known and rule_id != "*":
                         yield Finding("invalid-config", (section, key), f"unknown rule id {rule_id!r} (see `svcconf rules`)")
+    since, target = _release(values.get("from-version")), _release(values.get("target-version"))
+    if since and target and since > target:
+        yield Finding(
+            "invalid-config", ("from-version",), f"from-version {values['from-version']} is after target-version {values['target-version']}"
+        )
     domain = values.get("api-domain")
     if isinstance(domain, str) and not valid_domain(domain):
         yield Finding("invalid-config", ("api-domain",), f"{domain!r} is not a DNS domain such as k8s.io")
+
+
+def _release(text) -> tuple | None:
+    from .catalog import parse_release
+
+    try:
+        return parse_release(text) if isinstance(text, str) else None
+    except ValueError:  # the schema reports it
+        return None

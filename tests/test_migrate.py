@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.catalog import parse_release
+from svcconf.cli import build_parser
 from svcconf.migrate import Options, migrate_bytes
+from svcconf.pipeline import Options as CheckOptions
 from svcconf.pipeline import check_text
 from tests.conftest import FIXTURES
 
@@ -17,14 +18,17 @@ CASES = sorted(p for p in MIGRATE.glob("*.yaml") if not p.name.endswith(".migrat
 
 
 def options_for(case: Path) -> Options:
+    """The options a fixture's first lines ask for: `# migrate-args:` (migrate's flags) and validate's `--target-version`."""
     head = case.read_text(encoding="utf-8").split("\n", 2)[:2]
-    target = None
-    unsafe = any(line.startswith("# migrate-args:") and "--unsafe" in line for line in head)
+    words: list[str] = []
     for line in head:
-        if line.startswith("# fixture-args:"):
-            words = shlex.split(line[len("# fixture-args:") :])
-            target = parse_release(words[words.index("--target-version") + 1])
-    return Options(target=target, unsafe=unsafe)
+        if line.startswith("# migrate-args:"):
+            words += shlex.split(line[len("# migrate-args:") :])
+        elif line.startswith("# fixture-args:"):
+            given = shlex.split(line[len("# fixture-args:") :])
+            words += ["--to-version", given[given.index("--target-version") + 1]]
+    args = build_parser().parse_args(["migrate", *words])
+    return Options(target=args.to_version, unsafe=args.unsafe, from_version=args.from_version, deprecated=args.deprecated)
 
 
 def migrated(case: Path) -> bytes:
@@ -61,8 +65,9 @@ def test_migrating_again_changes_nothing(case: Path) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_output_has_no_removed_api_version(case: Path) -> None:
-    outcome = migrate_bytes(str(case), case.read_bytes(), options_for(case))
+    options = options_for(case)
+    outcome = migrate_bytes(str(case), case.read_bytes(), options)
     left = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
-    result = check_text(migrated(case).decode("utf-8"), name=str(case))
+    result = check_text(migrated(case).decode("utf-8"), CheckOptions(target=options.target), name=str(case))
     removed = [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in left]
     assert removed == []

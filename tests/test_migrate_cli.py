@@ -157,41 +157,56 @@ def _spans(text: str) -> list[str]:
     return [text[d.root.start_mark.index : d.root.end_mark.index] for d in source.documents]
 
 
+# How migrate is run on every file: plain (removed versions only), with --deprecated, and for an upgrade 1.28 -> 1.29.
+MODES = {
+    "removed": (Options(), ("removed-api-version",)),
+    "deprecated": (Options(deprecated=True), ("removed-api-version", "deprecated-api-version")),
+    "upgrade-1.28-1.29": (
+        Options(from_version=(1, 28), target=(1, 29), deprecated=True),
+        ("removed-api-version", "deprecated-api-version"),
+    ),
+}
+
+
+@pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("path", _property_cases())
-def test_properties_on_real_files(path: Path) -> None:
+def test_properties_on_real_files(path: Path, mode: str) -> None:
+    from svcconf.pipeline import Options as CheckOptions
+
     data = path.read_bytes()
-    unsafe = b"--unsafe" in data[:200]
-    outcome = migrate_bytes(str(path), data, Options(unsafe=unsafe))
+    base, due_rules = MODES[mode]
+    options = base._replace(unsafe=b"--unsafe" in data[:200])
+    check = CheckOptions(target=options.target)
+    outcome = migrate_bytes(str(path), data, options)
     text = data.decode("utf-8-sig", errors="replace")
     unreadable = [d for d in outcome.diagnostics if d.document is None]
     if unreadable:  # a file migrate cannot read is left unchanged, with the reason validate gives too
         assert outcome.output is None and outcome.edits == []
-        assert {d.rule for d in unreadable} <= {d.rule for d in check_text(text, name=str(path)).diagnostics}
+        assert {d.rule for d in unreadable} <= {d.rule for d in check_text(text, check, name=str(path)).diagnostics}
         return
-    # Every document is converted, or carries the reason it is not, or needs no conversion.
-    converted = {e.document for e in outcome.edits}
+    # Every document due in this mode is converted, or carries the reason it is not.
+    converted = {e.document for e in outcome.edits if e.mode != "append"}
     explained = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
-    outdated = {
-        d.document for d in check_text(text, name=str(path)).diagnostics if d.rule in ("removed-api-version", "deprecated-api-version")
-    }
+    outdated = {d.document for d in check_text(text, check, name=str(path)).diagnostics if d.rule in due_rules}
     silent = [n for n in range(1, outcome.documents + 1) if n not in converted | explained]
     assert [n for n in silent if n in outdated] == [], "documents with an old version that migrate neither converts nor explains"
     if outcome.output is None:
         assert converted == set()
         return
     before, after = _spans(text), _spans(outcome.output.decode("utf-8-sig"))
-    assert len(before) == len(after)
+    assert len(after) == len(before) + sum(1 for e in outcome.edits if e.mode == "append")  # only appended documents are new
     for index, (old, new) in enumerate(zip(before, after), start=1):
         if index not in converted:
             assert old == new  # unchanged documents are byte-identical
-    again = migrate_bytes(str(path), outcome.output, Options(unsafe=unsafe))
+    again = migrate_bytes(str(path), outcome.output, options)
     assert again.output is None or again.output == outcome.output  # idempotent
-    result = check_text(outcome.output.decode("utf-8-sig"), name=str(path))
+    result = check_text(outcome.output.decode("utf-8-sig"), check, name=str(path))
     assert [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in explained] == []
     named = " ".join(d.message for d in outcome.diagnostics)
     old_docs, new_docs = parse("a", text).documents, parse("b", outcome.output.decode("utf-8-sig")).documents
+    moved = {str(v) for document in new_docs[len(old_docs) :] for v in leaves(document.data)}
     for index in converted:
-        kept = {str(v) for v in leaves(new_docs[index - 1].data)}
+        kept = {str(v) for v in leaves(new_docs[index - 1].data)} | moved
         lost = [v for v in leaves(old_docs[index - 1].data) if str(v) not in kept and str(v) not in named]
         assert lost == [], f"document {index} lost {lost}"
 
@@ -228,14 +243,55 @@ def test_files_without_old_versions_never_import_ruamel(tmp_path: Path) -> None:
     assert subprocess.run([sys.executable, "-c", code], check=False, capture_output=True).returncode == 0
 
 
-def test_migrate_reads_the_target_release_from_the_configuration_file(tmp_path, monkeypatch) -> None:
-    # batch/v1 CronJob is first served in 1.21: a 1.20 target keeps v1beta1, a 1.21 target converts it.
+def test_migrate_reads_the_releases_from_the_configuration_file(tmp_path, monkeypatch) -> None:
+    # batch/v1beta1 CronJob is deprecated in 1.21 and removed in 1.25; batch/v1 is first served in 1.21.
     (tmp_path / "cron.yaml").write_text("apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c\n")
     monkeypatch.chdir(tmp_path)
-    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.20"\n')
-    assert run("migrate", "--check", "cron.yaml").code == 0
-    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.21"\n')
+    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.24"\n')
+    assert run("migrate", "--check", "cron.yaml").code == 0  # still served: plain migrate leaves it
+    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.25"\n')
     assert run("migrate", "--check", "cron.yaml").code == 1
+    # From 1.20 no version is served before and after: the document must wait for the upgrade.
+    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.25"\nfrom-version: "1.20"\n')
+    result = run("migrate", "--format", "json", "cron.yaml")
+    assert result.code == 1 and result.json()["edits"] == []
+    assert [(d["rule"], d["severity"]) for d in result.json()["diagnostics"]] == [("migration-needs-review", "warning")]
+    assert result.json()["summary"]["from-version"] == "1.20" and result.json()["summary"]["to-version"] == "1.25"
+
+
+def test_migrate_honours_config_and_no_config(tmp_path, monkeypatch) -> None:
+    (tmp_path / "cron.yaml").write_text("apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c\n")
+    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.24"\n')
+    (tmp_path / "later.yaml").write_text('target-version: "1.25"\n')
+    monkeypatch.chdir(tmp_path)
+    assert run("migrate", "--check", "cron.yaml").code == 0  # the file found upward: 1.24 still serves it
+    assert run("migrate", "--no-config", "--check", "cron.yaml").code == 1  # the newest release does not
+    assert run("migrate", "--config", "later.yaml", "--check", "cron.yaml").code == 1
+
+
+@pytest.mark.parametrize(
+    "config,where",
+    [
+        ('target-version: "1.25"\nfrom-version: "1.26"\n', ":2:15: invalid configuration: from-version: from-version 1.26 is after"),
+        ('target-version: "1.25"\nfrom-version: 1.2x\n', ":2:15: invalid configuration: from-version:"),
+        ("target-version: [\n", ":2:1: invalid configuration: "),
+    ],
+)
+def test_a_broken_configuration_file_exits_2_with_its_position(tmp_path, monkeypatch, config: str, where: str) -> None:
+    (tmp_path / "cron.yaml").write_text("apiVersion: batch/v1beta1\nkind: CronJob\n")
+    (tmp_path / ".svcconf.yaml").write_text(config)
+    monkeypatch.chdir(tmp_path)
+    result = run("migrate", "--write", "cron.yaml")
+    assert result.code == 2
+    assert f"svcconf: {tmp_path / '.svcconf.yaml'}{where}" in result.err
+    assert (tmp_path / "cron.yaml").read_text() == "apiVersion: batch/v1beta1\nkind: CronJob\n"
+
+
+def test_from_version_after_to_version_is_a_usage_error(tmp_path) -> None:
+    path = tmp_path / "cron.yaml"
+    path.write_text("apiVersion: batch/v1beta1\nkind: CronJob\n")
+    result = run("migrate", "--from-version", "1.30", "--to-version", "1.29", str(path))
+    assert result.code == 2 and "--from-version 1.30 is after --to-version 1.29" in result.err
 
 
 def test_a_failing_conversion_leaves_the_file_unchanged(tmp_path, monkeypatch) -> None:
@@ -277,7 +333,7 @@ def test_write_leaves_symbolic_links_and_their_targets_alone(linked: Path) -> No
     assert (repo / "inner.yaml").is_symlink() and (repo / "escape.yaml").is_symlink()
     assert (repo / "sub" / "real.yaml").read_bytes() == OLD and (linked / "outside" / "private.yaml").read_bytes() == OLD
     assert f"svcconf: warning: {repo / 'escape.yaml'}: a symbolic link; not written" in result.err
-    assert result.out == "0 documents in 0 of 2 files rewritten\n"
+    assert result.out.splitlines()[0] == "0 documents in 0 of 2 files rewritten"
 
 
 def test_follow_symlinks_writes_a_target_inside_the_given_paths_only(linked: Path) -> None:
@@ -361,7 +417,7 @@ KUBEADM = (
 def test_diff_masks_secret_values_on_context_lines(tmp_path: Path) -> None:
     path = tmp_path / "init.yaml"
     path.write_text(KUBEADM)
-    result = run("migrate", "--diff", str(path))
+    result = run("migrate", "--deprecated", "--diff", str(path))
     assert "abcdef" not in result.out + result.err and "e6a2eb" not in result.out + result.err
     assert " - token: <redacted>\n" in result.out
     assert " certificateKey: <redacted>\n" in result.out
@@ -415,7 +471,12 @@ def test_diffs_of_files_without_secrets_apply_with_git(tmp_path: Path, monkeypat
             continue
         (tmp_path / "case.yaml").write_bytes(original)
         options = options_for(case)
-        args = [*(["--to-version", format_release(options.target)] if options.target else []), *(["--unsafe"] if options.unsafe else [])]
+        args = [
+            *(["--to-version", format_release(options.target)] if options.target else []),
+            *(["--from-version", format_release(options.from_version)] if options.from_version else []),
+            *(["--unsafe"] if options.unsafe else []),
+            *(["--deprecated"] if options.deprecated else []),
+        ]
         patch = run("migrate", "--diff", *args, "case.yaml").out
         applied = subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=tmp_path, capture_output=True, check=False)
         assert applied.returncode == 0, f"{case.name}: {applied.stderr.decode()}"

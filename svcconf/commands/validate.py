@@ -6,7 +6,7 @@ import contextlib
 import os
 import sys
 
-from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, error, release, size
+from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_error, error, read_config, release, size
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 HELP = "check files, folders or stdin (-)"
@@ -130,25 +130,16 @@ def _stdout():
 
 
 def run(args) -> int:
-    from ..config import ConfigError, find_config, load_config
+    from ..config import ConfigError
     from ..model import Severity
     from ..pipeline import validate
     from ..report import render
 
-    config_values: dict = {}
     try:
-        if args.config:
-            config_values = load_config(args.config).values
-        elif not args.no_config:
-            found = find_config()
-            if found is not None:
-                config_values = load_config(found).values
-        options = _options(args, config_values)
+        settings = read_config(args)
+        options = _options(args, settings)
     except ConfigError as err:
-        for d in err.diagnostics:
-            where = f" {d.path_text}:" if d.path_text else ""
-            error(f"{d.file}:{d.line}:{d.column}: invalid configuration:{where} {d.message}")
-        return EXIT_USAGE
+        return config_error(err)
     except ValueError as err:
         error(str(err))
         return EXIT_USAGE
@@ -166,5 +157,5 @@ def run(args) -> int:
     # A path that cannot be read is not a finding about configuration: the run itself failed.
     if report.unreadable or any(d.rule == "unreadable-file" for d in report.diagnostics):
         return EXIT_USAGE
-    fail_on = Severity.parse(args.fail_on or config_values.get("fail-on", "error"))
+    fail_on = Severity.parse(args.fail_on or settings.get("fail-on", "error"))
     return EXIT_FINDINGS if any(d.severity >= fail_on for d in report.diagnostics) else EXIT_OK

@@ -1,4 +1,4 @@
-"""Migration of removed and deprecated API versions: conversion tables, a byte-faithful rewriter, atomic writes."""
+"""Migration of the API versions an upgrade removes (deprecated ones on request): conversion tables, a byte-faithful rewriter, atomic writes."""
 
 from __future__ import annotations
 

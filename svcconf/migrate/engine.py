@@ -4,30 +4,34 @@ A document whose conversion changes only scalar values (apiVersion, kind, a nest
 is spliced: those scalars' text is replaced and every other byte is kept. A structural change
 re-emits only that document's body through ruamel's round-trip dumper (imported only then);
 comments before it, `---` lines and everything after it stay byte for byte. A document the two
-readings could disagree on (`guard`) leaves its whole file unchanged, with the reason.
+readings could disagree on (`guard`) leaves its whole file unchanged, with the reason. Which
+documents are converted, and to which version, is `upgrade`'s choice; a document a conversion
+adds (kubeadm's InitConfiguration for a moved timeout) is appended after the last one.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import ScalarNode
 
 from ..catalog import canonical, format_release, lifecycle
 from ..construct import PLAIN_TAG, STR_TAG
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..naming import UPSTREAM_DOMAIN, Naming
 from ..source import Document, decode, parse, position
-from . import emit, guard
-from .ops import Context, Note, Review, clone
+from . import emit, guard, upgrade
+from .ops import Added, Context, Note, Review, clone
 from .rewrite import NotConvertible, Sibling, load, rewrite
-from .steps import Step, chain
+from .steps import Step
 
 
 class Options(NamedTuple):
-    target: tuple | None = None  # default: the newest release the lifecycle table knows
+    target: tuple | None = None  # the release after the upgrade; default: the newest the lifecycle table knows
     unsafe: bool = False
     api_domain: str = UPSTREAM_DOMAIN
+    from_version: tuple | None = None  # the release before the upgrade: results must apply to both (None: unknown)
+    deprecated: bool = False  # also rewrite versions the target deprecates (or that have a successor)
 
     def resolved_target(self) -> tuple:
         return self.target or lifecycle().newest
@@ -71,6 +75,7 @@ class Unit:
         self.steps = steps
         self.reviews: list[Review] = []
         self.notes: list[Note] = []
+        self.added: list[Added] = []  # documents the conversion appends to the file
         self.new_api_version, self.new_kind = written
 
     @property
@@ -113,33 +118,6 @@ def _spell(naming: Naming, written_version: str, written_kind: str, target: tupl
 # --------------------------------------------------------------------------- planning
 
 
-def _scalar_changes(old: Any, new: Any, path: Path = ()) -> list[tuple[Path, Any]] | None:
-    """Scalars whose value differs, when both trees have the same shape and key order; else None."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        if list(old) != list(new):
-            return None
-        out: list[tuple[Path, Any]] = []
-        for key in old:
-            found = _scalar_changes(old[key], new[key], (*path, key))
-            if found is None:
-                return None
-            out.extend(found)
-        return out
-    if isinstance(old, list) and isinstance(new, list):
-        if len(old) != len(new):
-            return None
-        out = []
-        for index, (a, b) in enumerate(zip(old, new)):
-            found = _scalar_changes(a, b, (*path, index))
-            if found is None:
-                return None
-            out.extend(found)
-        return out
-    if isinstance(old, (dict, list)) or isinstance(new, (dict, list)):
-        return None
-    return [] if type(old) is type(new) and old == new else [(path, new)]
-
-
 def _unit(prefix: Path, data: dict, naming: Naming, options: Options) -> Unit | None:
     """The steps that convert one object, or the review saying why none can (None: not an API object)."""
     written_version, written_kind = data.get("apiVersion"), data.get("kind")
@@ -150,7 +128,13 @@ def _unit(prefix: Path, data: dict, naming: Naming, options: Options) -> Unit | 
         return None
     gvk = canonical(gv.group, gv.version, naming.kind(written_kind))
     target = options.resolved_target()
-    unit = Unit(prefix, (written_version, written_kind), gvk, chain(gvk, target))
+    choice = upgrade.choose(gvk, target, options.from_version, options.deprecated, options.unsafe)
+    unit = Unit(prefix, (written_version, written_kind), gvk, choice.steps)
+    if choice.review is not None:
+        unit.reviews.append(choice.review._replace(path=(*prefix, *choice.review.path)))
+        return unit
+    if choice.note is not None:
+        unit.notes.append(choice.note._replace(path=(*prefix, *choice.note.path)))
     final = unit.steps[-1].target if unit.steps else gvk
     row = lifecycle().row(*final)
     if row is not None and row.scope != "payload" and row.removed is not None and target >= row.removed:
@@ -164,11 +148,12 @@ def _unit(prefix: Path, data: dict, naming: Naming, options: Options) -> Unit | 
     return unit
 
 
-def _convert(unit: Unit, data: dict, naming: Naming, options: Options, siblings: list, stash: dict) -> Any:
-    """The object converted on a copy of its plain data; reviews and notes go to the unit."""
+def _convert(unit: Unit, data: dict, naming: Naming, options: Options, siblings: list, stash: dict, can_add: bool) -> Any:
+    """The object converted on a copy of its plain data; reviews, notes and added documents go to the unit."""
     prefix = unit.prefix
     ctx = Context(options.resolved_target(), options.unsafe, siblings)
     ctx.stash = stash
+    ctx.can_add = can_add and not prefix
     converted = clone(data)
     reviews: list[Review] = []
     for step in unit.steps:
@@ -178,14 +163,15 @@ def _convert(unit: Unit, data: dict, naming: Naming, options: Options, siblings:
     unsafe_applied = [r for r in reviews if r.unsafe_fix and options.unsafe]
     unit.reviews = [r._replace(path=(*prefix, *r.path)) for r in reviews if not (r.unsafe_fix and options.unsafe)]
     notes = ctx.notes + [Note(r.path, f"applied under --unsafe: {r.reason}", warn=True) for r in unsafe_applied]
-    unit.notes = [n._replace(path=(*prefix, *n.path)) for n in notes]
+    unit.notes += [n._replace(path=(*prefix, *n.path)) for n in notes]
+    unit.added = ctx.added
     unit.new_api_version, unit.new_kind = _spell(naming, *unit.written, unit.steps[-1].target)
     converted["apiVersion"] = unit.new_api_version
     converted["kind"] = unit.new_kind
     return converted
 
 
-def _plan(document: Document, naming: Naming, options: Options, siblings: list, stash: dict) -> Plan | None:
+def _plan(document: Document, naming: Naming, options: Options, siblings: list, stash: dict, can_add: bool) -> Plan | None:
     data = document.data
     if not isinstance(data, dict):
         return None
@@ -207,7 +193,7 @@ def _plan(document: Document, naming: Naming, options: Options, siblings: list, 
     for unit, unit_data in found:
         if not unit.steps:
             continue
-        new = _convert(unit, unit_data, naming, options, siblings, stash)
+        new = _convert(unit, unit_data, naming, options, siblings, stash, can_add)
         if not unit.active:
             continue
         if not unit.prefix:
@@ -217,30 +203,18 @@ def _plan(document: Document, naming: Naming, options: Options, siblings: list, 
             converted["items"][unit.prefix[1]] = new
     if converted is not None:
         plan.data = converted
-        plan.splices = _scalar_changes(data, converted)
+        plan.splices = emit.scalar_changes(data, converted)
     return plan
 
 
 # --------------------------------------------------------------------------- applying
 
 
-def _node_at(root: Node, path: Path) -> Node | None:
-    node: Node | None = root
-    for segment in path:
-        if isinstance(node, MappingNode) and isinstance(segment, str):
-            node = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == segment), None)
-        elif isinstance(node, SequenceNode) and isinstance(segment, int) and segment < len(node.value):
-            node = node.value[segment]
-        else:
-            return None
-    return node
-
-
 def _splice(text: str, plan: Plan) -> list[tuple[int, int, str]] | None:
     """Replacements of the changed scalars (None: re-emit the document, which also checks explicit tags)."""
     out = []
     for path, value in plan.splices or []:
-        node = _node_at(plan.document.root, path)
+        node = emit.node_at(plan.document.root, path)
         if not isinstance(node, ScalarNode) or node.style in ("|", ">") or node.tag not in (PLAIN_TAG, STR_TAG):
             return None
         out.append((node.start_mark.index, node.end_mark.index, emit.scalar_text(value, node)))
@@ -271,14 +245,14 @@ def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -
     naming = Naming(options.api_domain)
     plain_siblings = [Sibling(str(d.data.get("kind")) if isinstance(d.data, dict) else "", d.data, []) for d in source.documents]
     stash: dict = {}
-    plans = [p for p in (_plan(d, naming, options, plain_siblings, stash) for d in source.documents) if p is not None]
+    can_add = not name.endswith(".json")
+    plans = [p for p in (_plan(d, naming, options, plain_siblings, stash, can_add) for d in source.documents) if p is not None]
     for plan in plans:
         for unit in plan.units:
             for review in unit.reviews:
                 message = f"{review.reason}; {review.todo}; left unchanged"
-                outcome.diagnostics.append(
-                    _diagnostic(name, plan.document, plan, "migration-needs-review", Severity.WARNING, message, review.path)
-                )
+                severity = Severity.WARNING if review.warn else Severity.INFO
+                outcome.diagnostics.append(_diagnostic(name, plan.document, plan, "migration-needs-review", severity, message, review.path))
     changing = [p for p in plans if p.changes]
     blocked = [(p, p.blocker) for p in plans if p.blocker is not None]
     replacements: list[tuple[int, int, str]] = []
@@ -318,6 +292,7 @@ def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -
                 severity = Severity.WARNING if note.dropped or note.warn else Severity.INFO
                 message = note.text if not note.dropped else f"{note.text} (dropped: {', '.join(str(v) for v in note.dropped)})"
                 outcome.diagnostics.append(_diagnostic(name, plan.document, plan, rule, severity, message, note.path))
+    replacements.extend(_appended(text, naming, changing, len(source.documents), outcome))
     replacements.sort()
     pieces, cursor = [], 0
     for start, end, new in replacements:
@@ -326,6 +301,21 @@ def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -
         cursor = end
     pieces.append(text[cursor:])
     return "".join(pieces)
+
+
+def _appended(text: str, naming: Naming, changing: list[Plan], count: int, outcome: FileOutcome) -> list[tuple[int, int, str]]:
+    """The documents conversions add, as one insertion at the end of the text; each is reported as an edit."""
+    inserted = ""
+    for plan in changing:
+        for unit in (u for u in plan.units if u.active):
+            for added in unit.added:
+                group, version, _kind = unit.steps[-1].target
+                api_version, kind = _spell(naming, *unit.written, (group, version, added.kind))
+                document, line = emit.appended(text + inserted, plan.document.root, text, api_version, kind, added.moved)
+                inserted += document
+                count += 1
+                outcome.edits.append(Edit(count, line, "(none)", f"{api_version} {kind}", "append"))
+    return [(len(text), len(text), inserted)] if inserted else []
 
 
 def _edit(
@@ -374,6 +364,7 @@ def migrate_bytes(name: str, data: bytes, options: Options | None = None) -> Fil
     try:
         new = migrate_text(name, text, options, outcome)
     except Exception as err:  # noqa: BLE001 - a bug in one conversion must never damage or hide the file
+        outcome.edits = []  # nothing is changed
         outcome.diagnostics.append(
             Diagnostic(
                 name,

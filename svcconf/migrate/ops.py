@@ -22,6 +22,7 @@ class Review(NamedTuple):
     reason: str
     todo: str
     unsafe_fix: bool = False  # --unsafe applies a documented best-effort conversion
+    warn: bool = True  # False: reported as info (the document still works as it is)
 
 
 class Note(NamedTuple):
@@ -33,6 +34,13 @@ class Note(NamedTuple):
     warn: bool = False  # behaviour may differ: reported as a warning
 
 
+class Added(NamedTuple):
+    """A document a conversion appends to the file: its kind, and the fields moved into it, as written."""
+
+    kind: str
+    moved: tuple[tuple[Path, Path], ...]  # (path in the new document, path in the converted one)
+
+
 class Context:
     """What an operation sees besides its document: siblings, notes, comment fixes, the target release."""
 
@@ -42,8 +50,10 @@ class Context:
         self.siblings = siblings or []  # (kind, data) of the other documents being converted in this file
         self.stash: dict[str, Any] = {}  # values carried between documents of one file
         self.notes: list[Note] = []
-        self.comment_fixes: list[tuple[str, str, int]] = []  # (comment text, "gap"|"column", n)
+        self.comment_fixes: list[tuple[str, str, int, str]] = []  # (comment text, "gap"|"column", n, key on its line or "")
         self.lines: list[str] = []  # source lines of the document being rewritten (comment columns)
+        self.added: list[Added] = []  # documents to append to the file
+        self.can_add = False  # the file can take another document (a YAML file; the object is a whole document)
 
     def note(self, path: Path, text: str, dropped: tuple = (), warn: bool = False) -> None:
         self.notes.append(Note(tuple(path), text, tuple(dropped), warn))
@@ -121,7 +131,7 @@ def set_comment(mapping: dict, key: str, comment: Any, ctx: Context | None = Non
     mapping.ca.items[key] = comment
     token = comment[2] if len(comment) > 2 else None
     if ctx is not None and policy is not None and token is not None:
-        ctx.comment_fixes.append((token.value.split("\n", 1)[0].strip(), policy[0], policy[1]))
+        ctx.comment_fixes.append((token.value.split("\n", 1)[0].strip(), policy[0], policy[1], ""))
 
 
 def pop(mapping: dict, key: str) -> tuple[Any, Any]:
@@ -157,7 +167,7 @@ def keep_gaps(node: Any, ctx: Context) -> None:
                 if line_no < len(ctx.lines) and not token.value.startswith("\n"):
                     before = ctx.lines[line_no][:column]
                     if before.strip():
-                        ctx.comment_fixes.append((token.value.split("\n", 1)[0].strip(), "gap", len(before) - len(before.rstrip())))
+                        ctx.comment_fixes.append((token.value.split("\n", 1)[0].strip(), "gap", len(before) - len(before.rstrip()), ""))
         stack.extend(current.values() if isinstance(current, dict) else current)
 
 
@@ -374,7 +384,7 @@ def replace_value(mapping: dict, key: str, value: Any, ctx: Context) -> None:
     mapping[key] = value
     comment = comment_of(mapping, key)
     if gap is not None and comment and comment[2] is not None:
-        ctx.comment_fixes.append((comment[2].value.split("\n", 1)[0].strip(), "gap", min(gap, 3)))
+        ctx.comment_fixes.append((comment[2].value.split("\n", 1)[0].strip(), "gap", min(gap, 3), ""))
 
 
 def quoted(like: Any, text: str) -> Any:

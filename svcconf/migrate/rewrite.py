@@ -13,7 +13,7 @@ from yaml.nodes import Node
 
 from ..source import parse
 from . import emit, guard
-from .ops import Context
+from .ops import Context, comment_gap, comment_of
 
 if TYPE_CHECKING:
     from .engine import Options, Plan
@@ -118,7 +118,11 @@ def rewrite(text: str, plan: Plan, yaml: Any, indent: emit.Indent, options: Opti
         target = document if not unit.prefix else document["items"][unit.prefix[1]]
         for key, value in (("apiVersion", unit.new_api_version), ("kind", unit.new_kind)):
             old = target.get(key)
+            gap = comment_gap(target, key, ctx) if old != value else None
             target[key] = type(old)(value) if isinstance(old, str) and type(old) is not str else value
+            comment = comment_of(target, key)
+            if gap is not None and comment and comment[2] is not None:  # the comment keeps its distance, not its column
+                ctx.comment_fixes.append((comment[2].value.split("\n", 1)[0].strip(), "gap", gap, key))
         for step in unit.steps:
             for op in step.ops:
                 op.apply(target, ctx)

@@ -100,7 +100,9 @@ def _pdb(doc: dict, ctx: Context) -> None:
         return
     for requirement in marked:
         expressions.remove(requirement)
-        shown = " ".join(str(part) for part in (requirement.get("operator"), *(requirement.get("values") or [])))
+        values = requirement.get("values")
+        values = values if isinstance(values, list) else [] if values is None else [values]  # a malformed file: shown as written
+        shown = " ".join(str(part) for part in (requirement.get("operator"), *values))
         message = f"requirement {MATCH_NONE_KEY} {shown} dropped: it only carried the v1beta1 meaning"
         ctx.note(("spec", "selector", "matchExpressions"), message)
     if not expressions:

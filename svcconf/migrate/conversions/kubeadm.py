@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops import Context, Custom, Move, Review, comment_gap, get, insert, new_map, new_seq, pop, set_comment
+from ..ops import Added, Context, Custom, Move, Review, comment_gap, get, insert, new_map, new_seq, pop, set_comment
 from ..steps import same_shape, step
 
 GROUP = "kubeadm.k8s.io"
@@ -64,13 +64,30 @@ def _timeouts(doc: dict) -> dict:
     return doc["timeouts"]
 
 
+HEALTH_CHECK = ("timeouts", "controlPlaneComponentHealthCheck")
+CLUSTER_TIMEOUT = ("apiServer", "timeoutForControlPlane")
+
+
+def _duration(value) -> int | None:
+    from ...go.durations import parse_duration  # only files with the field pay for it
+
+    return parse_duration(value)
+
+
+def _unset(value) -> bool:
+    """kubeadm's conversion moves only a timeout that is set and not zero; v1beta4 then uses its default (4m0s)."""
+    return value is None or _duration(value) == 0
+
+
 def _cluster_timeout(ctx: Context):
-    """(value, comment, gap) of ClusterConfiguration apiServer.timeoutForControlPlane in this file, if any."""
+    """(value, comment, gap) of ClusterConfiguration apiServer.timeoutForControlPlane in this file, if it moves."""
     if "timeoutForControlPlane" in ctx.stash:
         return ctx.stash["timeoutForControlPlane"]
     for sibling in ctx.siblings:
         api_server = get(sibling.data, "apiServer")
         if sibling.kind == "ClusterConfiguration" and isinstance(api_server, dict) and "timeoutForControlPlane" in api_server:
+            if _unset(api_server["timeoutForControlPlane"]):
+                return None
             gap = comment_gap(api_server, "timeoutForControlPlane", ctx, sibling.lines)
             return (
                 api_server["timeoutForControlPlane"],
@@ -89,7 +106,7 @@ def _health_check(doc: dict, ctx: Context) -> None:
     if "controlPlaneComponentHealthCheck" not in timeouts:
         insert(timeouts, len(timeouts), "controlPlaneComponentHealthCheck", value)
         set_comment(timeouts, "controlPlaneComponentHealthCheck", comment, ctx, ("gap", gap if gap is not None else 1))
-        ctx.note(("timeouts", "controlPlaneComponentHealthCheck"), "written from ClusterConfiguration apiServer.timeoutForControlPlane")
+        ctx.note(HEALTH_CHECK, "written from ClusterConfiguration apiServer.timeoutForControlPlane")
 
 
 def _init(doc: dict, ctx: Context) -> None:
@@ -103,17 +120,34 @@ def _join(doc: dict, ctx: Context) -> None:
     _health_check(doc, ctx)
 
 
+def _init_sibling(ctx: Context):
+    """This file's InitConfiguration, if it has one."""
+    return next((s for s in ctx.siblings if s.kind == "InitConfiguration"), None)
+
+
 def _cluster_review(doc: dict, ctx: Context) -> list[Review]:
-    if get(doc, "apiServer", "timeoutForControlPlane") is None:
+    value = get(doc, *CLUSTER_TIMEOUT)
+    if _unset(value):
         return []
-    if any(s.kind in ("InitConfiguration", "JoinConfiguration") for s in ctx.siblings):
-        return []
+    if _duration(value) is None:
+        return [
+            Review(CLUSTER_TIMEOUT, f"timeoutForControlPlane {value!r} is not a duration", "correct it (e.g. 4m0s), then migrate again")
+        ]
+    init = _init_sibling(ctx)
+    if init is None and ctx.can_add:
+        return []  # an InitConfiguration is added to the file for it, as kubeadm's `config migrate` does
+    if init is not None and not str(get(init.data, "apiVersion", default="")).endswith("/v1beta4"):
+        return []  # converted in the same run: it takes the value
+    where = (
+        "this file's InitConfiguration is already v1beta4 and is not rewritten"
+        if init is not None
+        else "this JSON file cannot take a second document"
+    )
     return [
         Review(
-            ("apiServer", "timeoutForControlPlane"),
-            "v1beta4 keeps this timeout in InitConfiguration (and JoinConfiguration) timeouts.controlPlaneComponentHealthCheck, "
-            "and this file holds neither",
-            "add an InitConfiguration document to this file (migrate then moves the value), or set the timeout where the file is used",
+            CLUSTER_TIMEOUT,
+            f"v1beta4 keeps this timeout in InitConfiguration timeouts.controlPlaneComponentHealthCheck, and {where}",
+            f"set timeouts.controlPlaneComponentHealthCheck: {value} in the InitConfiguration by hand and delete this field",
         )
     ]
 
@@ -126,11 +160,27 @@ def _cluster(doc: dict, ctx: Context) -> None:
     if isinstance(api_server, dict) and "timeoutForControlPlane" in api_server:
         gap = comment_gap(api_server, "timeoutForControlPlane", ctx)
         value, comment = pop(api_server, "timeoutForControlPlane")
-        ctx.stash["timeoutForControlPlane"] = (value, comment, gap)
-        ctx.note(
-            ("apiServer", "timeoutForControlPlane"),
-            f"timeoutForControlPlane {value} moved to InitConfiguration timeouts.controlPlaneComponentHealthCheck",
-        )
+        if _unset(value):
+            ctx.note(
+                CLUSTER_TIMEOUT,
+                "timeoutForControlPlane dropped: kubeadm reads a zero or null timeout as unset (v1beta4 uses 4m0s)",
+                (value,),
+            )
+        elif _init_sibling(ctx) is not None:
+            ctx.stash["timeoutForControlPlane"] = (value, comment, gap)
+            ctx.note(
+                CLUSTER_TIMEOUT, f"timeoutForControlPlane {value} moved to InitConfiguration timeouts.controlPlaneComponentHealthCheck"
+            )
+        else:
+            ctx.stash["timeoutForControlPlane"] = (value, comment, gap)
+            if "InitConfiguration added" not in ctx.stash:
+                ctx.stash["InitConfiguration added"] = True
+                ctx.added.append(Added("InitConfiguration", ((HEALTH_CHECK, CLUSTER_TIMEOUT),)))
+            ctx.note(
+                CLUSTER_TIMEOUT,
+                f"timeoutForControlPlane {value} moved to timeouts.controlPlaneComponentHealthCheck of an InitConfiguration "
+                "added at the end of the file (as kubeadm config migrate does)",
+            )
         _drop_empty(doc, "apiServer")
 
 

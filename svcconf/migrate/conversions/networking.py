@@ -70,7 +70,7 @@ def _service(backend: dict, path: tuple, ctx: Context) -> None:
         port_value = backend["servicePort"]
         port = new_map(backend)
         service["port"] = port
-        if isinstance(port_value, str) and port_value.isdigit():
+        if isinstance(port_value, str) and port_value.isascii() and port_value.isdigit():
             backend["servicePort"] = int(port_value)
             ctx.note(
                 (*path, "service", "port", "number"),

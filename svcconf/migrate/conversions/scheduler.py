@@ -30,10 +30,10 @@ def _uses(doc: dict, names: dict) -> list[tuple[tuple, str]]:
     for point in POINTS:
         for which in ("enabled", "disabled"):
             for path, plugin in walk(doc, ("profiles", "*", "plugins", point, which, "*")):
-                if isinstance(plugin, dict) and plugin.get("name") in names:
+                if isinstance(plugin, dict) and isinstance(plugin.get("name"), str) and plugin["name"] in names:
                     found.append((path, plugin["name"]))
     for path, entry in walk(doc, ("profiles", "*", "pluginConfig", "*")):
-        if isinstance(entry, dict) and entry.get("name") in names:
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"] in names:
             found.append((path, entry["name"]))
     return found
 
@@ -99,7 +99,7 @@ def _scoring_strategy(doc: dict, ctx: Context) -> None:
         for point in POINTS:
             disabled = get(profile, "plugins", point, "disabled")
             for entry in list(disabled) if isinstance(disabled, list) else []:
-                if isinstance(entry, dict) and entry.get("name") in SCORING:
+                if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"] in SCORING:
                     disabled.remove(entry)
                     if not disabled:
                         pop(profile["plugins"][point], "disabled")
@@ -200,6 +200,8 @@ def _weights(doc: dict, ctx: Context) -> None:
         if not isinstance(profile, dict):
             continue
         score = get(profile, "plugins", "score") or {}
+        if not isinstance(score, dict) or not isinstance(score.get("enabled") or [], list):
+            continue  # a wrong type: validate reports it, and there is nothing to add weights to
         disabled = {p.get("name") for p in score.get("disabled") or [] if isinstance(p, dict)}
         named = {p.get("name") for p in score.get("enabled") or [] if isinstance(p, dict)}
         named |= {p.get("name") for p in get(profile, "plugins", "multiPoint", "enabled") or [] if isinstance(p, dict)}
@@ -210,9 +212,11 @@ def _weights(doc: dict, ctx: Context) -> None:
         if not isinstance(plugins, dict):
             plugins = new_map(profile)
             insert(profile, len(profile), "plugins", plugins)
-        if "score" not in plugins:
+        if plugins.get("score") is None:  # absent, or written empty
+            plugins.pop("score", None)
             insert(plugins, len(plugins), "score", new_map(plugins))
-        if "enabled" not in plugins["score"]:
+        if plugins["score"].get("enabled") is None:
+            plugins["score"].pop("enabled", None)
             insert(plugins["score"], len(plugins["score"]), "enabled", new_seq(plugins))
         for name in missing:
             plugins["score"]["enabled"].append(new_map(plugins, [("name", name), ("weight", 1)], flow=True))
