@@ -10,7 +10,7 @@ extensions/v1beta1 (a structural rewrite through ruamel). Both figures are measu
 one core, on the same files, as the median of 3 interleaved repetitions:
 
 - migrate: read every file and compute its migrated bytes (`svcconf.migrate.migrate_bytes`; nothing is written);
-- validate: `svcconf.pipeline.validate([corpus], Options(jobs=1))`.
+- validate: `svcconf.pipeline.validate([corpus], ValidateOptions(jobs=1))`.
 
 Printed: documents per second of each and migrate/validate. The target is >= 1,000 docs/s for migrate.
 """
@@ -74,10 +74,11 @@ def measure_migrate(files: list[Path]) -> tuple[float, int, int]:
 
 
 def measure_validate(corpus: Path) -> tuple[float, int]:
-    from svcconf.pipeline import Options, validate
+    from svcconf.options import ValidateOptions
+    from svcconf.pipeline import validate
 
     start = time.perf_counter()
-    report = validate([str(corpus)], Options(jobs=1))
+    report = validate([str(corpus)], ValidateOptions(jobs=1))
     return time.perf_counter() - start, report.documents
 
 

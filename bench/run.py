@@ -91,9 +91,10 @@ def timed(function, *args):
 
 def svcconf_validate(corpus: str, jobs: int):
     """Measurements b and c: the library entry point behind `svcconf validate`, without rendering."""
-    from svcconf.pipeline import Options, validate
+    from svcconf.options import ValidateOptions
+    from svcconf.pipeline import validate
 
-    return validate([corpus], Options(jobs=jobs))
+    return validate([corpus], ValidateOptions(jobs=jobs))
 
 
 # Commands run as an installed tool runs: with byte-code caches (pip writes them at install time).

@@ -1,20 +1,31 @@
-"""svcconf: a linter and migrator for control-plane configuration files."""
+"""svcconf: a linter and migrator for control-plane configuration files.
+
+The library API: `validate(paths, ValidateOptions(...)) -> Report` checks files as `svcconf
+validate` does; `migrate_bytes(name, data, MigrateOptions(...)) -> FileOutcome` converts one
+file's bytes as `svcconf migrate` does, without writing anything.
+"""
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["Options", "Report", "__version__", "migrate_bytes", "validate"]
+__all__ = ["FileOutcome", "MigrateOptions", "Report", "ValidateOptions", "__version__", "migrate_bytes", "validate"]
+
+_HOMES = {
+    "validate": "pipeline",
+    "Report": "pipeline",
+    "ValidateOptions": "options",
+    "MigrateOptions": "options",
+    "migrate_bytes": "migrate",
+    "FileOutcome": "migrate",
+}
 
 
 def __getattr__(name: str):
     # The library API is imported on first use so that `svcconf --help` stays fast.
-    if name in ("validate", "Options", "Report"):
-        from . import pipeline
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(name)
+    import importlib
 
-        return getattr(pipeline, name)
-    if name == "migrate_bytes":
-        from .migrate import migrate_bytes
-
-        return migrate_bytes
-    raise AttributeError(name)
+    return getattr(importlib.import_module(f".{home}", __name__), name)

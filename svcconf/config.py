@@ -54,6 +54,19 @@ def find_config(start: str | None = None) -> str | None:
         folder = parent
 
 
+def read_config(args) -> dict:
+    """The configuration file's settings: --config FILE, else the file found upward, none with --no-config.
+
+    Raises config.ConfigError (with positions) for a file that cannot be used.
+    """
+    if args.config:
+        return load_config(args.config).values
+    if args.no_config:
+        return {}
+    found = find_config()
+    return load_config(found).values if found is not None else {}
+
+
 def load_config(path: str) -> Config:
     name = str(path)
     try:

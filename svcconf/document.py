@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from . import catalog, rules
 from .model import Anchor, Finding, Path, Severity
 from .naming import GroupVersion, Naming
+from .options import ValidateOptions
 from .source import Document
 
 
@@ -49,12 +50,12 @@ OWN_VERSION_CHECK = frozenset({"kubeadm.k8s.io"})
 class DocumentChecker:
     """Checks the units of one document against lifecycle, schema and rules."""
 
-    def __init__(self, target: tuple, api_domain: str, field_validation: str, file: str, inputs: dict | None = None) -> None:
-        self.target = target
-        self.inputs = inputs or {}  # facts about the cluster the file is for (--bootstrap, --service-account-issuer)
-        self.field_validation = field_validation
+    def __init__(self, options: ValidateOptions, file: str) -> None:
+        self.options = options
+        self.target = options.resolved_target()
+        self.field_validation = options.field_validation
         self.file = file
-        self.naming = Naming(api_domain)
+        self.naming = Naming(options.api_domain)
         self.table = catalog.lifecycle()
 
     def check(self, document: Document, siblings: list[dict]) -> tuple[list[Finding], bool]:
@@ -225,8 +226,7 @@ class DocumentChecker:
             inner_findings, _known = self._check_unit(inner, document, siblings)
             return [f.under(path) for f in inner_findings]
 
-        options = {"field_validation": self.field_validation, "kind": kind, "group_version": gv, "api_domain": self.naming.domain}
-        return rules.Context(self.target, self.file, siblings, {**options, **self.inputs}, embedded)
+        return rules.Context(self.target, self.file, siblings, self.options, kind=kind, group_version=gv, embedded=embedded)
 
     def _schema_and_rules(self, gv: GroupVersion, kind: str, unit: Unit, document: Document, siblings: list[dict]) -> list[Finding]:
         from .schema import checker_for

@@ -15,51 +15,13 @@ from typing import BinaryIO
 from . import catalog, suppression
 from .document import DocumentChecker
 from .model import Diagnostic, Severity
-from .naming import UPSTREAM_DOMAIN, Naming
-from .source import DEFAULT_MAX_FILE_SIZE, Locator, SourceFile, load_bytes, too_large
+from .naming import Naming
+from .options import ValidateOptions
+from .source import Locator, SourceFile, load_bytes, too_large
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-
-
-class Options:
-    """What to check and how: the library's equivalent of validate's flags and config file."""
-
-    def __init__(
-        self,
-        target: tuple | None = None,  # default: the newest release the lifecycle table knows
-        api_domain: str = UPSTREAM_DOMAIN,
-        field_validation: str = "Strict",
-        max_file_size: int = DEFAULT_MAX_FILE_SIZE,
-        exclude: list[str] | None = None,
-        jobs: int = 1,
-        select: list[str] | None = None,
-        ignore: list[str] | None = None,
-        severity: dict[str, Severity] | None = None,
-        per_file_ignores: dict[str, list[str]] | None = None,
-        bootstrap: str | None = None,
-        service_account_issuers: list[str] | None = None,
-        fs_checks: bool = False,
-    ) -> None:
-        self.target = target
-        self.api_domain = api_domain
-        self.field_validation = field_validation
-        self.max_file_size = max_file_size
-        self.exclude = exclude or []
-        self.jobs = jobs
-        self.select = select or []
-        self.ignore = ignore or []
-        self.severity = severity or {}
-        self.per_file_ignores = per_file_ignores or {}
-        self.bootstrap = bootstrap  # "init" or "join": what a bootstrap file is for (None: inferred)
-        # The API server's --service-account-issuer values: JWT authenticators must not reuse them.
-        self.service_account_issuers = service_account_issuers or []
-        # Check absolute paths a file refers to (kubeconfigs, plugin configs): for runs on the node.
-        self.fs_checks = fs_checks
-
-    def resolved_target(self) -> tuple:
-        return self.target or catalog.lifecycle().newest
 
 
 class FileResult:
@@ -204,20 +166,14 @@ def _regular_size(stream: BinaryIO) -> int | None:
     return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
-def check_source(source: SourceFile, options: Options) -> FileResult:
+def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     result = FileResult()
     name = source.name
     for problem in source.problems:
         result.diagnostics.append(Diagnostic(name, problem.line, problem.column, problem.rule, problem.severity, problem.message))
     if not source.documents and not source.problems:
         result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, "file holds no YAML document; skipped"))
-    checker = DocumentChecker(
-        options.resolved_target(),
-        options.api_domain,
-        options.field_validation,
-        name,
-        {"bootstrap": options.bootstrap, "service_account_issuers": options.service_account_issuers, "fs_checks": options.fs_checks},
-    )
+    checker = DocumentChecker(options, name)
     siblings = [doc.data for doc in source.documents]
     locators = [Locator(doc.root) for doc in source.documents]  # positions of the findings in each document
     for position, document in enumerate(source.documents):
@@ -250,7 +206,7 @@ def check_source(source: SourceFile, options: Options) -> FileResult:
     return result
 
 
-def _with_fix(diagnostic: Diagnostic, options: Options) -> Diagnostic:
+def _with_fix(diagnostic: Diagnostic, options: ValidateOptions) -> Diagnostic:
     """Offer migrate's conversion as the fix of a removed API version: the same table decides both."""
     from .migrate.steps import fix_for
 
@@ -261,12 +217,13 @@ def _with_fix(diagnostic: Diagnostic, options: Options) -> Diagnostic:
     return diagnostic._replace(fix=fix_for(gvk, options.resolved_target()))
 
 
-def _configure(diagnostics: list[Diagnostic], name: str, options: Options) -> list[Diagnostic]:
+def _configure(diagnostics: list[Diagnostic], name: str, options: ValidateOptions) -> list[Diagnostic]:
     """Apply select, ignore, per-file ignores and severity overrides from the configuration."""
     if not (options.select or options.ignore or options.severity or options.per_file_ignores):
         return diagnostics
     ignored = set(options.ignore)
-    for pattern, rules in options.per_file_ignores.items():
+    severity = options.severity or {}
+    for pattern, rules in (options.per_file_ignores or {}).items():
         if _excluded(name, [pattern]):
             ignored.update(rules)
     kept = []
@@ -275,12 +232,12 @@ def _configure(diagnostics: list[Diagnostic], name: str, options: Options) -> li
             continue
         if options.select and diagnostic.rule not in options.select:
             continue
-        override = options.severity.get(diagnostic.rule)
+        override = severity.get(diagnostic.rule)
         kept.append(diagnostic.with_severity(override) if override else diagnostic)
     return kept
 
 
-def check_file(path: str, options: Options) -> FileResult:
+def check_file(path: str, options: ValidateOptions) -> FileResult:
     """Validate one file (`-`: stdin); whatever goes wrong becomes a diagnostic of this file alone."""
     path = os.fsdecode(path)
     name = STDIN_NAME if path == STDIN else path
@@ -295,22 +252,22 @@ def check_file(path: str, options: Options) -> FileResult:
         return FileResult([Diagnostic(name, 1, 1, "internal-error", Severity.ERROR, message)])
 
 
-def _not_regular(path: str, options: Options) -> FileResult:
+def _not_regular(path: str, options: ValidateOptions) -> FileResult:
     """A named pipe, device or socket met in a folder: reported, never opened."""
     message = f"{_special(path) or 'a special file'}, not a regular file; skipped without reading it"
     return FileResult(_configure([Diagnostic(path, 1, 1, "not-a-regular-file", Severity.WARNING, message)], path, options))
 
 
-def check_text(text: str, options: Options | None = None, name: str = "<text>") -> FileResult:
+def check_text(text: str, options: ValidateOptions | None = None, name: str = "<text>") -> FileResult:
     """Validate YAML text held in memory (for library users and tests)."""
-    return check_source(load_bytes(name, text.encode("utf-8")), options or Options())
+    return check_source(load_bytes(name, text.encode("utf-8")), options or ValidateOptions())
 
 
-def _check_many(paths: list[str], options: Options) -> list[FileResult]:
+def _check_many(paths: list[str], options: ValidateOptions) -> list[FileResult]:
     return [check_file(path, options) for path in paths]
 
 
-def _parallel(files: list[str], options: Options) -> list[FileResult]:
+def _parallel(files: list[str], options: ValidateOptions) -> list[FileResult]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -342,9 +299,11 @@ def _parallel(files: list[str], options: Options) -> list[FileResult]:
 PARALLEL_MIN_FILES = 8
 
 
-def validate(paths: Iterable[str], options: Options | None = None) -> Report:
+def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Report:
     """Validate files, folders and `-` (stdin); the library entry point behind `svcconf validate`."""
-    options = options or Options()
+    options = options or ValidateOptions()
+    if not isinstance(options, ValidateOptions):
+        raise TypeError(f"validate takes svcconf.ValidateOptions, not {type(options).__name__}")
     not_regular: list[str] = []
     files, unreadable = discover(paths, options.exclude, not_regular)
     report = Report(files=len(files) + len(not_regular), unreadable=unreadable)

@@ -15,8 +15,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .construct import MAX_EXPANDED_NODES, PLAIN_TAG, AliasBomb, Builder, NodeLoader, placed_problems
 from .model import Anchor, Path, Severity
-
-DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
+from .options import DEFAULT_MAX_FILE_SIZE
 
 
 class FileProblem(NamedTuple):

@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from svcconf import pipeline
-from svcconf.pipeline import Options, check_file, validate
+from svcconf.options import ValidateOptions
+from svcconf.pipeline import check_file, validate
 from tests.helpers import Run, run
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
@@ -262,9 +263,9 @@ def test_file_names_that_are_not_utf8_are_carried_through(tmp_path) -> None:
     name = os.fsdecode(raw)
     expected = [(name, 4, 12, "invalid-value")]
     for path in (folder, str(tmp_path)):
-        report = validate([path], Options(jobs=1))
+        report = validate([path], ValidateOptions(jobs=1))
         assert [(d.file, d.line, d.column, d.rule) for d in report.diagnostics] == expected
-    assert [(d.file, d.rule) for d in check_file(raw, Options()).diagnostics] == [(name, "invalid-value")]
+    assert [(d.file, d.rule) for d in check_file(raw, ValidateOptions()).diagnostics] == [(name, "invalid-value")]
 
 
 def test_a_failure_in_one_file_is_its_diagnostic_and_the_others_are_checked(tmp_path, monkeypatch) -> None:

@@ -12,7 +12,8 @@ import os
 import pytest
 
 from svcconf.model import Severity
-from svcconf.pipeline import Options, check_file
+from svcconf.options import ValidateOptions
+from svcconf.pipeline import check_file
 from tests.conftest import CORPUS
 
 # Every area of the corpus; SVCCONF_CORPUS_AREAS=authn,authz narrows the run while a kind is written.
@@ -34,7 +35,7 @@ CASES = _cases()
 @pytest.mark.skipif(not CASES, reason="../shared/corpus is not present")
 @pytest.mark.parametrize("row", CASES, ids=[r["local_path"] for r in CASES])
 def test_corpus_file_matches_its_label(row) -> None:
-    result = check_file(str(CORPUS / row["local_path"]), Options(jobs=1))
+    result = check_file(str(CORPUS / row["local_path"]), ValidateOptions(jobs=1))
     errors = [f"{d.line}:{d.column} {d.rule} {d.path_text}: {d.message}" for d in result.diagnostics if d.severity == Severity.ERROR]
     if row["expect"] == "clean":
         assert errors == [], row["why"]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from svcconf.cli import build_parser
-from svcconf.migrate import Options, migrate_bytes
-from svcconf.pipeline import Options as CheckOptions
+from svcconf.migrate import MigrateOptions, migrate_bytes
+from svcconf.options import ValidateOptions, migrate_options
 from svcconf.pipeline import check_text
 from tests.conftest import FIXTURES
 
@@ -17,7 +17,7 @@ MIGRATE = FIXTURES / "migrate"
 CASES = sorted(p for p in MIGRATE.glob("*.yaml") if not p.name.endswith(".migrated.yaml"))
 
 
-def options_for(case: Path) -> Options:
+def options_for(case: Path) -> MigrateOptions:
     """The options a fixture's first lines ask for: `# migrate-args:` (migrate's flags) and validate's `--target-version`."""
     head = case.read_text(encoding="utf-8").split("\n", 2)[:2]
     words: list[str] = []
@@ -27,8 +27,8 @@ def options_for(case: Path) -> Options:
         elif line.startswith("# fixture-args:"):
             given = shlex.split(line[len("# fixture-args:") :])
             words += ["--to-version", given[given.index("--target-version") + 1]]
-    args = build_parser().parse_args(["migrate", *words])
-    return Options(target=args.to_version, unsafe=args.unsafe, from_version=args.from_version, deprecated=args.deprecated)
+    args = build_parser().parse_args(["migrate", "--no-config", *words])
+    return migrate_options(args, {})
 
 
 def migrated(case: Path) -> bytes:
@@ -68,6 +68,6 @@ def test_output_has_no_removed_api_version(case: Path) -> None:
     options = options_for(case)
     outcome = migrate_bytes(str(case), case.read_bytes(), options)
     left = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
-    result = check_text(migrated(case).decode("utf-8"), CheckOptions(target=options.target), name=str(case))
+    result = check_text(migrated(case).decode("utf-8"), ValidateOptions(target=options.target), name=str(case))
     removed = [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in left]
     assert removed == []

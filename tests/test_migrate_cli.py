@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.migrate import Options, migrate_bytes
+from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.ops import leaves
 from svcconf.pipeline import check_text
 from svcconf.source import parse
@@ -131,7 +131,7 @@ def test_needs_review_exits_1_and_unsafe_converts(tmp_path: Path) -> None:
 
 def test_to_version_stops_at_a_served_version() -> None:
     data = b"apiVersion: flowcontrol.apiserver.k8s.io/v1beta1\nkind: FlowSchema\n"
-    out = migrate_bytes("f.yaml", data, Options(target=(1, 27))).output
+    out = migrate_bytes("f.yaml", data, MigrateOptions(target=(1, 27))).output
     assert out == b"apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\n"
 
 
@@ -159,10 +159,10 @@ def _spans(text: str) -> list[str]:
 
 # How migrate is run on every file: plain (removed versions only), with --deprecated, and for an upgrade 1.28 -> 1.29.
 MODES = {
-    "removed": (Options(), ("removed-api-version",)),
-    "deprecated": (Options(deprecated=True), ("removed-api-version", "deprecated-api-version")),
+    "removed": (MigrateOptions(), ("removed-api-version",)),
+    "deprecated": (MigrateOptions(deprecated=True), ("removed-api-version", "deprecated-api-version")),
     "upgrade-1.28-1.29": (
-        Options(from_version=(1, 28), target=(1, 29), deprecated=True),
+        MigrateOptions(from_version=(1, 28), target=(1, 29), deprecated=True),
         ("removed-api-version", "deprecated-api-version"),
     ),
 }
@@ -171,12 +171,12 @@ MODES = {
 @pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("path", _property_cases())
 def test_properties_on_real_files(path: Path, mode: str) -> None:
-    from svcconf.pipeline import Options as CheckOptions
+    from svcconf.options import ValidateOptions
 
     data = path.read_bytes()
     base, due_rules = MODES[mode]
     options = base._replace(unsafe=b"--unsafe" in data[:200])
-    check = CheckOptions(target=options.target)
+    check = ValidateOptions(target=options.target)
     outcome = migrate_bytes(str(path), data, options)
     text = data.decode("utf-8-sig", errors="replace")
     unreadable = [d for d in outcome.diagnostics if d.document is None]
@@ -224,7 +224,7 @@ def _removed_rows():
 def test_every_removed_version_converts_or_asks_for_review(row) -> None:
     api_version = f"{row.group}/{row.version}" if row.group else row.version
     data = f"apiVersion: {api_version}\nkind: {row.kind}\nmetadata: {{name: x}}\n".encode()
-    outcome = migrate_bytes("x.yaml", data, Options(target=row.removed))
+    outcome = migrate_bytes("x.yaml", data, MigrateOptions(target=row.removed))
     rules = {d.rule for d in outcome.diagnostics}
     assert outcome.changed or "migration-needs-review" in rules, rules
 
@@ -291,7 +291,7 @@ def test_from_version_after_to_version_is_a_usage_error(tmp_path) -> None:
     path = tmp_path / "cron.yaml"
     path.write_text("apiVersion: batch/v1beta1\nkind: CronJob\n")
     result = run("migrate", "--from-version", "1.30", "--to-version", "1.29", str(path))
-    assert result.code == 2 and "--from-version 1.30 is after --to-version 1.29" in result.err
+    assert result.code == 2 and "--from-version 1.30 is after the target release 1.29" in result.err
 
 
 def test_a_failing_conversion_leaves_the_file_unchanged(tmp_path, monkeypatch) -> None:

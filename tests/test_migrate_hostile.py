@@ -140,13 +140,13 @@ def test_a_duplicated_apiversion_is_never_reported_converted(tmp_path: Path) -> 
 def test_one_unconvertible_document_leaves_the_whole_file_unchanged() -> None:
     # The ClusterConfiguration's timeout moves into the InitConfiguration: converting only one of
     # them would lose it, so a duplicate key in either keeps both as they are.
-    from svcconf.migrate import Options, migrate_bytes
+    from svcconf.migrate import MigrateOptions, migrate_bytes
 
     text = (
         "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nnodeRegistration: {name: a, name: b}\n---\n"
         "apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\napiServer:\n  timeoutForControlPlane: 8m0s\n"
     )
-    outcome = migrate_bytes("kubeadm.yaml", text.encode(), Options(deprecated=True))
+    outcome = migrate_bytes("kubeadm.yaml", text.encode(), MigrateOptions(deprecated=True))
     assert outcome.output is None and outcome.edits == []
     assert [(d.line, d.document, d.rule) for d in outcome.diagnostics] == [(3, 1, "migration-needs-review")]
 
@@ -235,8 +235,8 @@ def test_a_service_port_of_other_scripts_digits_is_a_port_name_not_a_crash() -> 
         b"apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web}\n"
         b'spec:\n  backend:\n    serviceName: web\n    servicePort: "\xc2\xb2"\n'
     )
-    from svcconf.migrate import Options, migrate_bytes
+    from svcconf.migrate import MigrateOptions, migrate_bytes
 
-    outcome = migrate_bytes("ingress.yaml", ingress, Options())
+    outcome = migrate_bytes("ingress.yaml", ingress, MigrateOptions())
     assert [d.rule for d in outcome.diagnostics if d.rule == "internal-error"] == []
     assert b'name: "\xc2\xb2"' in (outcome.output or b"") or b"name: \xc2\xb2" in (outcome.output or b"")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.migrate import Options, migrate_bytes
+from svcconf.migrate import MigrateOptions, migrate_bytes
 
 from .conftest import FIXTURES
 from .helpers import run
@@ -61,17 +61,17 @@ KUBEADM_V1BETA3 = b"apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfigurati
 
 def test_plain_migrate_leaves_a_deprecated_kubeadm_file_alone() -> None:
     # v1beta3 is deprecated in 1.31 but not removed: plain migrate (the pre-commit hook) does not touch it.
-    for options in (Options(), Options(from_version=(1, 30)), Options(from_version=(1, 31))):
+    for options in (MigrateOptions(), MigrateOptions(from_version=(1, 30)), MigrateOptions(from_version=(1, 31))):
         outcome = migrate_bytes("kubeadm.yaml", KUBEADM_V1BETA3, options)
         assert outcome.output is None and outcome.diagnostics == []
 
 
 def test_deprecated_kubeadm_file_from_1_30_stays_and_from_1_31_becomes_v1beta4() -> None:
-    stays = migrate_bytes("kubeadm.yaml", KUBEADM_V1BETA3, Options(from_version=(1, 30), deprecated=True))
+    stays = migrate_bytes("kubeadm.yaml", KUBEADM_V1BETA3, MigrateOptions(from_version=(1, 30), deprecated=True))
     assert stays.output is None
     assert [(d.rule, str(d.severity)) for d in stays.diagnostics] == [("migration-needs-review", "info")]
     assert "first served in 1.31" in stays.diagnostics[0].message
-    moved = migrate_bytes("kubeadm.yaml", KUBEADM_V1BETA3, Options(from_version=(1, 31), deprecated=True))
+    moved = migrate_bytes("kubeadm.yaml", KUBEADM_V1BETA3, MigrateOptions(from_version=(1, 31), deprecated=True))
     assert moved.output == KUBEADM_V1BETA3.replace(b"v1beta3", b"v1beta4")
 
 
@@ -132,7 +132,7 @@ def test_cluster_and_join_files_get_the_timeout_in_both_as_kubeadm_does() -> Non
         b"apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\napiServer:\n  timeoutForControlPlane: 7m0s\n---\n"
         b"apiVersion: kubeadm.k8s.io/v1beta3\nkind: JoinConfiguration\ndiscovery:\n  timeout: 2m0s\n"
     )
-    out = migrate_bytes("kubeadm.yaml", data, Options(deprecated=True)).output or b""
+    out = migrate_bytes("kubeadm.yaml", data, MigrateOptions(deprecated=True)).output or b""
     assert out.count(b"controlPlaneComponentHealthCheck: 7m0s") == 2
     assert out.endswith(
         b"---\napiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\ntimeouts:\n  controlPlaneComponentHealthCheck: 7m0s\n"
@@ -159,7 +159,7 @@ def test_cluster_and_join_files_get_the_timeout_in_both_as_kubeadm_does() -> Non
 )
 def test_a_timeout_with_nowhere_to_go_needs_review(data: bytes, why: str) -> None:
     name = "kubeadm.json" if data.startswith(b"{") else "kubeadm.yaml"
-    outcome = migrate_bytes(name, data, Options(deprecated=True))
+    outcome = migrate_bytes(name, data, MigrateOptions(deprecated=True))
     assert outcome.output is None
     reviews = [d for d in outcome.diagnostics if d.rule == "migration-needs-review"]
     assert [d.path for d in reviews] == [("apiServer", "timeoutForControlPlane")] and why in reviews[0].message

@@ -11,7 +11,8 @@ import random
 
 import yaml
 
-from svcconf.pipeline import Options, check_text
+from svcconf.options import ValidateOptions
+from svcconf.pipeline import check_text
 from tests.conftest import FIXTURES
 
 ODD_VALUES = [None, 0, -1, 1.5, True, "", "x", [], {}, [1, "a"], {"a": 1}, "::", "*", 10**20, "-1s"]
@@ -65,15 +66,14 @@ def test_no_rule_fails_on_mutated_fixtures() -> None:
     count = 0
     for name, text in _inputs():
         count += 1
-        result = check_text(text, Options(), name=str(name))
+        result = check_text(text, ValidateOptions(), name=str(name))
         failures += [f"{name}: {d.message}" for d in result.diagnostics if d.rule == "internal-error"]
     assert count > 1000
     assert failures == []
 
 
 def test_migrate_never_fails_on_mutated_fixtures() -> None:
-    from svcconf.migrate import Options as MigrateOptions
-    from svcconf.migrate import migrate_bytes
+    from svcconf.migrate import MigrateOptions, migrate_bytes
 
     failures = []
     for name, text in _inputs():

@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 
 from svcconf.catalog import parse_release
-from svcconf.pipeline import Options, check_text
+from svcconf.options import ValidateOptions
+from svcconf.pipeline import check_text
 from svcconf.rules.components.base import format_duration, parse_duration
 
 HEAD = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 
 
 def messages(body: str, target: str | None = None, head: str = HEAD, domain: str = "k8s.io") -> list[tuple[str, str, str]]:
-    options = Options(target=parse_release(target) if target else None, api_domain=domain)
+    options = ValidateOptions(target=parse_release(target) if target else None, api_domain=domain)
     result = check_text(head + body, options)
     return [(d.rule, d.path_text, d.message) for d in result.diagnostics]
 

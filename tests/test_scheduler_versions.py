@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from svcconf.catalog import parse_release
-from svcconf.pipeline import Options, check_file
+from svcconf.options import ValidateOptions
+from svcconf.pipeline import check_file
 from tests.conftest import CORPUS
 
 # rules-components 3.1: deprecated and removed (no longer decodable) releases.
@@ -29,7 +30,7 @@ FILES = _files()
 
 
 def _lifecycle_rules(path: str, target: str) -> set[str]:
-    result = check_file(path, Options(target=parse_release(target), jobs=1))
+    result = check_file(path, ValidateOptions(target=parse_release(target), jobs=1))
     return {d.rule for d in result.diagnostics if d.rule.endswith("-api-version")}
 
 

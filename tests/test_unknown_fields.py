@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from svcconf.catalog import parse_release
-from svcconf.pipeline import Options, check_text
+from svcconf.options import ValidateOptions
+from svcconf.pipeline import check_text
 
 AUTHN_1_29 = """apiVersion: apiserver.config.k8s.io/v1alpha1
 kind: AuthenticationConfiguration
@@ -43,7 +44,7 @@ CASES = [
 
 
 def _unknown(text: str, target: str | None, level: str) -> list[tuple[str, str, str]]:
-    options = Options(field_validation=level, target=parse_release(target) if target else None)
+    options = ValidateOptions(field_validation=level, target=parse_release(target) if target else None)
     return [(d.rule, str(d.severity), d.path_text) for d in check_text(text, options).diagnostics if "unknown-field" in d.rule]
 
 

@@ -34,30 +34,6 @@ def size(text: str) -> int:
     return int(float(number) * factor)
 
 
-def release(text: str):
-    from ..catalog import parse_release
-
-    try:
-        return parse_release(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def read_config(args) -> dict:
-    """The configuration file's settings: --config FILE, else the file found upward, none with --no-config.
-
-    Raises config.ConfigError (with positions) for a file that cannot be used.
-    """
-    from ..config import find_config, load_config
-
-    if args.config:
-        return load_config(args.config).values
-    if args.no_config:
-        return {}
-    found = find_config()
-    return load_config(found).values if found is not None else {}
-
-
 def config_error(err) -> int:
     """Report an unusable configuration file, one line per problem with its position; the usage exit code."""
     for d in err.diagnostics:

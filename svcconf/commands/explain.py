@@ -175,7 +175,7 @@ def _run_authz(args) -> int:
     from ..explain import authz, rbac, render
     from ..explain.config import Unusable, load
     from ..explain.request import RequestError
-    from ..pipeline import Options
+    from ..options import ValidateOptions
 
     try:
         requests = _requests(args, DECISIONS, need_subject=True)
@@ -183,7 +183,7 @@ def _run_authz(args) -> int:
         roles = rbac.load(args.rbac) if args.rbac else None
     except (RequestError, Unusable) as problem:
         return _problem(problem)
-    chain = authz.chain(loaded.data, loaded.root, Options().resolved_target())
+    chain = authz.chain(loaded.data, loaded.root, ValidateOptions().resolved_target())
     outcomes = [authz.explain(chain, request, roles) for request in requests]
     return _emit(args, outcomes, lambda o: o.decision, render.authz_json, render.authz_text, render.authz_table)
 

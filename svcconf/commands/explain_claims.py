@@ -63,9 +63,10 @@ def _load_config(path: str) -> dict | None:
 
 def _config_errors(path: str) -> int:
     from ..model import Severity
-    from ..pipeline import Options, check_file
+    from ..options import ValidateOptions
+    from ..pipeline import check_file
 
-    result = check_file(path, Options(jobs=1))
+    result = check_file(path, ValidateOptions())
     return sum(1 for d in result.diagnostics if d.severity == Severity.ERROR)
 
 

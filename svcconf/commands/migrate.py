@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
-from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error, read_config, release
+from ..options import add_shared_arguments, add_target_argument, release
+from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error
 
 HELP = "rewrite API versions an upgrade removes (in place with --write)"
 
@@ -17,8 +18,8 @@ def add_parser(commands) -> None:
         description="Before an upgrade, rewrite the API versions the new release no longer serves, byte-faithful.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or - (stdin; the result goes to stdout); default: .")
-    parser.add_argument(
-        "--to-version", type=release, metavar="1.NN", help="the release after the upgrade (default: the newest release svcconf knows)"
+    add_target_argument(
+        parser, "--to-version", help="the release after the upgrade (default: the newest release svcconf knows); --to-version is the same"
     )
     parser.add_argument(
         "--from-version",
@@ -46,110 +47,8 @@ def add_parser(commands) -> None:
         help="with --write, rewrite the target of a symbolic link when it lies inside the given paths",
     )
     parser.add_argument("-f", "--format", choices=("text", "json"), default="text", help="report format (default: text)")
-    parser.add_argument("--api-domain", metavar="DOMAIN", help="domain suffix of API groups (default: $SVCCONF_API_DOMAIN or k8s.io)")
-    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
-    parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
-    parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
+    add_shared_arguments(parser)
     parser.set_defaults(run=run)
-
-
-def _report(outcomes: list, files: int, stream, options) -> None:
-    from ..catalog import format_release
-    from ..model import Severity
-    from ..report.escape import json_text
-    from ..report.json_format import diagnostic_dict
-
-    diagnostics = [d for o in outcomes for d in o.diagnostics]
-    summary = {
-        "files": files,
-        "documents": sum(o.documents for o in outcomes),
-        "changed": sum(1 for o in outcomes if o.changed),
-        "errors": sum(1 for d in diagnostics if d.severity == Severity.ERROR),
-        "warnings": sum(1 for d in diagnostics if d.severity == Severity.WARNING),
-        "infos": sum(1 for d in diagnostics if d.severity == Severity.INFO),
-        "from-version": format_release(options.from_version) if options.from_version else None,
-        "to-version": format_release(options.resolved_target()),
-        "deprecated": options.deprecated,
-    }
-    document = {
-        "version": 1,
-        "summary": summary,
-        "diagnostics": [diagnostic_dict(d) for d in diagnostics],
-        "edits": [
-            {
-                "file": o.name,
-                "document": e.document,
-                "line": e.line,
-                "from": e.source,
-                "to": e.target,
-                "mode": e.mode,
-                "notes": list(e.notes),
-            }
-            for o in outcomes
-            for e in o.edits
-        ],
-    }
-    stream.write(json_text(document) + "\n")
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
-
-
-def _text(outcomes: list, files: int, stream, verb: str, options, target_given: bool) -> None:
-    from ..report.escape import file_name, printable
-
-    for outcome in outcomes:
-        for edit in outcome.edits:
-            item = f" {edit.path}" if edit.path else ""
-            stream.write(
-                f"{file_name(outcome.name)}: "
-                + printable(f"document {edit.document}{item} (line {edit.line}): {edit.source} -> {edit.target} [{edit.mode}]")
-                + "\n"
-            )
-        for d in outcome.diagnostics:
-            if d.rule == "migrated" and d.path[-1:] == ("apiVersion",) and " -> " in d.message:
-                continue  # the edit line says it
-            where = f"{d.path_text}: " if d.path_text else ""
-            stream.write(f"{file_name(d.file)}:{d.line}:{d.column}: {d.severity} [{d.rule}] " + printable(f"{where}{d.message}") + "\n")
-    changed = sum(1 for o in outcomes if o.changed)
-    documents = sum(len(o.edits) for o in outcomes)
-    stream.write(f"{_plural(documents, 'document')} in {changed} of {_plural(files, 'file')} {verb}\n")
-    stream.write(_versions(options, target_given) + "\n")
-
-
-def _versions(options, target_given: bool) -> str:
-    """Which documents were rewritten, and to which versions: the line that closes the text report."""
-    from ..catalog import format_release
-
-    to = format_release(options.resolved_target())
-    what = "removed or deprecated" if options.deprecated else "removed"
-    if options.from_version is not None:
-        return f"versions {what} in {to}: rewritten as the newest version both {format_release(options.from_version)} and {to} serve"
-    newest = "" if target_given else " (the newest release svcconf knows)"
-    return (
-        f"versions {what} in {to}{newest}: rewritten as the newest version {to} serves, "
-        "which the running cluster may not serve yet (--from-version picks versions both releases serve)"
-    )
-
-
-def _why_exit_1(outcomes: list, stream) -> None:
-    """Say why the exit code is 1: documents that need review, files that could not be migrated (--check alone says less)."""
-    from ..model import Severity
-
-    review = {
-        (o.name, d.document)
-        for o in outcomes
-        for d in o.diagnostics
-        if d.rule == "migration-needs-review" and d.severity >= Severity.WARNING
-    }
-    unread = {o.name for o in outcomes if any(d.severity == Severity.ERROR for d in o.diagnostics)}
-    reasons = (
-        [f"{_plural(len(review), 'document')} need{'s' if len(review) == 1 else ''} review (migration-needs-review)"] if review else []
-    )
-    reasons += [f"{_plural(len(unread), 'file')} could not be migrated (errors above)"] if unread else []
-    if reasons:
-        stream.write(f"exit code 1: {', '.join(reasons)}\n")
 
 
 def _diff(outcomes: list, stream) -> None:
@@ -182,29 +81,22 @@ def _patch_name(path: str) -> str:
 
 
 def run(args) -> int:
-    from ..catalog import format_release, parse_release
-    from ..config import ConfigError
-    from ..migrate import Options, migrate_bytes, write_atomic
+    from ..config import ConfigError, read_config
+    from ..migrate import migrate_bytes, write_atomic
     from ..model import Severity
-    from ..naming import default_domain, valid_domain
+    from ..options import OptionsError, migrate_options
     from ..pipeline import STDIN, STDIN_NAME, discover
+    from ..report.migrate_report import write_exit_reason, write_json, write_text
 
-    # The same configuration file as validate: releases, domain, excluded paths.
+    # The same configuration file and shared settings as validate: releases, domain, excluded paths.
     try:
-        config = read_config(args)
+        options = migrate_options(args, read_config(args))
     except ConfigError as err:
         return config_error(err)
-    domain = args.api_domain or (default_domain() if os.environ.get("SVCCONF_API_DOMAIN") else config.get("api-domain")) or default_domain()
-    if not valid_domain(domain):
-        error(f"--api-domain {domain!r} is not a DNS domain such as k8s.io")
+    except OptionsError as err:
+        error(str(err))
         return EXIT_USAGE
-    target = args.to_version or (parse_release(config["target-version"]) if "target-version" in config else None)
-    since = args.from_version or (parse_release(config["from-version"]) if "from-version" in config else None)
-    options = Options(target=target, unsafe=args.unsafe, api_domain=domain, from_version=since, deprecated=args.deprecated)
-    if since is not None and since > options.resolved_target():
-        error(f"--from-version {format_release(since)} is after --to-version {format_release(options.resolved_target())}")
-        return EXIT_USAGE
-    files, unreadable = discover(args.paths or ["."], list(config.get("exclude", [])) + args.exclude)
+    files, unreadable = discover(args.paths or ["."], list(options.exclude))
     outcomes = []
     failed = False
     unwritten: set[str] = set()  # files that would change but are symbolic links not to follow
@@ -242,10 +134,10 @@ def run(args) -> int:
         _diff(plain, sys.stdout)
         report_stream = sys.stderr
     if args.format == "json":
-        _report(reported, len(files), report_stream, options)
+        write_json(reported, len(files), report_stream, options)
     else:
         verb = "rewritten" if args.write else ("would change" if not any(p == STDIN for p in files) else "converted")
-        _text(reported, len(files), report_stream, verb, options, target is not None)
+        write_text(reported, len(files), report_stream, verb, options, args.target_version is not None)
     for path in unreadable:
         error(f"{path}: no such file or folder")
     if unreadable or failed:
@@ -258,7 +150,7 @@ def run(args) -> int:
     if args.check and any(o.changed for o in plain):
         return EXIT_FINDINGS
     if needs_review and args.format == "text":
-        _why_exit_1(plain, report_stream)
+        write_exit_reason(plain, report_stream)
     return EXIT_FINDINGS if needs_review or unwritten else EXIT_OK
 
 

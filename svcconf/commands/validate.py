@@ -6,7 +6,8 @@ import contextlib
 import os
 import sys
 
-from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_error, error, read_config, release, size
+from ..options import FIELD_VALIDATION, add_shared_arguments, add_target_argument
+from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_error, error, size
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 HELP = "check files, folders or stdin (-)"
@@ -24,14 +25,10 @@ def add_parser(commands) -> None:
     parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="report format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     parser.add_argument("--fail-on", choices=SEVERITIES, default=None, help="lowest severity that makes the exit code 1 (default: error)")
+    add_target_argument(parser, help="release to check against (default: the newest release svcconf knows)")
     parser.add_argument(
-        "--target-version", type=release, metavar="1.NN", help="release to check against (default: the newest release svcconf knows)"
+        "--field-validation", choices=FIELD_VALIDATION, help="unknown fields are errors, warnings or ignored (default: Strict)"
     )
-    parser.add_argument("--api-domain", metavar="DOMAIN", help="domain suffix of API groups (default: $SVCCONF_API_DOMAIN or k8s.io)")
-    parser.add_argument(
-        "--field-validation", choices=("Strict", "Warn", "Ignore"), help="unknown fields are errors, warnings or ignored (default: Strict)"
-    )
-    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
     parser.add_argument("--select", type=comma_list, metavar="IDS", help="report only these rule ids (comma list)")
     parser.add_argument("--ignore", type=comma_list, metavar="IDS", help="never report these rule ids (comma list)")
     parser.add_argument(
@@ -51,53 +48,12 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "--fs-checks", action="store_true", help="also check files named by absolute paths (kubeconfigs, plugin configs): run on the node"
     )
-    parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
-    parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
+    add_shared_arguments(parser)
     parser.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output (default: auto; NO_COLOR is honoured)"
     )
 
     parser.set_defaults(run=run)
-
-
-def _options(args, config_values: dict):
-    from ..catalog import parse_release
-    from ..model import Severity
-    from ..naming import default_domain, valid_domain
-    from ..pipeline import Options
-
-    options = Options()
-    if "target-version" in config_values:
-        options.target = parse_release(config_values["target-version"])
-    options.api_domain = config_values.get("api-domain", options.api_domain)
-    if os.environ.get("SVCCONF_API_DOMAIN"):
-        options.api_domain = default_domain()
-    options.field_validation = config_values.get("field-validation", options.field_validation)
-    options.exclude = list(config_values.get("exclude", []))
-    options.select = list(config_values.get("select", []))
-    options.ignore = list(config_values.get("ignore", []))
-    options.severity = {rule: Severity.parse(level) for rule, level in config_values.get("severity", {}).items()}
-    options.per_file_ignores = dict(config_values.get("per-file-ignores", {}))
-    if args.target_version:
-        options.target = args.target_version
-    if args.api_domain:
-        options.api_domain = args.api_domain
-    if not valid_domain(options.api_domain):
-        raise ValueError(f"--api-domain {options.api_domain!r} is not a DNS domain such as k8s.io")
-    if args.field_validation:
-        options.field_validation = args.field_validation
-    options.exclude += args.exclude
-    if args.select is not None:
-        options.select = args.select
-    if args.ignore is not None:
-        options.ignore += args.ignore
-    if args.max_file_size:
-        options.max_file_size = args.max_file_size
-    options.jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
-    options.bootstrap = args.bootstrap
-    options.fs_checks = args.fs_checks
-    options.service_account_issuers = list(config_values.get("service-account-issuers", [])) + args.service_account_issuer
-    return options
 
 
 def _use_color(choice: str, stream) -> bool:
@@ -130,17 +86,17 @@ def _stdout():
 
 
 def run(args) -> int:
-    from ..config import ConfigError
+    from ..config import ConfigError, read_config
     from ..model import Severity
+    from ..options import OptionsError, validate_options
     from ..pipeline import validate
     from ..report import render
 
     try:
-        settings = read_config(args)
-        options = _options(args, settings)
+        options = validate_options(args, read_config(args))
     except ConfigError as err:
         return config_error(err)
-    except ValueError as err:
+    except OptionsError as err:
         error(str(err))
         return EXIT_USAGE
 
@@ -157,5 +113,5 @@ def run(args) -> int:
     # A path that cannot be read is not a finding about configuration: the run itself failed.
     if report.unreadable or any(d.rule == "unreadable-file" for d in report.diagnostics):
         return EXIT_USAGE
-    fail_on = Severity.parse(args.fail_on or settings.get("fail-on", "error"))
+    fail_on = Severity.parse(options.fail_on)
     return EXIT_FINDINGS if any(d.severity >= fail_on for d in report.diagnostics) else EXIT_OK

@@ -162,7 +162,7 @@ def _components(text: str) -> list[str]:
 
 
 def add_parsers(targets) -> None:
-    from ..commands import release
+    from ..options import add_domain_argument, add_target_argument
 
     for name, what in (("init-defaults", "kubeadm init"), ("join-defaults", "kubeadm join")):
         parser = targets.add_parser(
@@ -180,13 +180,8 @@ def add_parsers(targets) -> None:
             help="also print these component configurations (comma list of KubeletConfiguration, KubeProxyConfiguration)",
         )
         parser.add_argument("--naming", choices=("kube", "svc"), default="kube", help="group spelling: kubeadm (kube) or svcadm (svc)")
-        parser.add_argument("--api-domain", metavar="DOMAIN", help="domain suffix of API groups (default: $SVCCONF_API_DOMAIN or k8s.io)")
-        parser.add_argument(
-            "--target-version",
-            type=release,
-            metavar="1.NN",
-            help="release whose kubernetesVersion is printed (default: the newest release svcconf knows)",
-        )
+        add_domain_argument(parser)
+        add_target_argument(parser, help="release whose kubernetesVersion is printed (default: the newest release svcconf knows)")
         parser.set_defaults(run=run, action=name)
 
 
@@ -195,13 +190,14 @@ def run(args) -> int:
 
     from ..catalog import format_release, lifecycle
     from ..commands import EXIT_OK, EXIT_USAGE, error
-    from ..naming import Naming, default_domain, valid_domain
+    from ..naming import Naming
+    from ..options import OptionsError, api_domain
 
-    domain = args.api_domain or default_domain()
-    if not valid_domain(domain):
-        error(f"--api-domain {domain!r} is not a DNS domain such as k8s.io")
+    try:
+        naming = Naming(api_domain(args))
+    except OptionsError as err:
+        error(str(err))
         return EXIT_USAGE
-    naming = Naming(domain)
     group = naming.spell_group("kubeadm.k8s.io", args.naming)
     target = args.target_version or lifecycle().newest
     if args.action == "init-defaults":

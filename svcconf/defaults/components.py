@@ -62,6 +62,8 @@ def document(kind: str, domain: str = "k8s.io", spelling: str = "kube") -> str |
 
 
 def add_parsers(targets) -> None:
+    from ..options import add_domain_argument
+
     parser = targets.add_parser(
         "defaults",
         help="a component's fully defaulted configuration",
@@ -71,7 +73,7 @@ def add_parsers(targets) -> None:
     )
     parser.add_argument("kind", metavar="KIND", help="the kind to print")
     parser.add_argument("--naming", choices=("kube", "svc"), default="kube", help="spelling of groups and kinds (default: kube)")
-    parser.add_argument("--api-domain", metavar="DOMAIN", help="domain suffix of API groups (default: $SVCCONF_API_DOMAIN or k8s.io)")
+    add_domain_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -79,11 +81,12 @@ def run(args) -> int:
     import sys
 
     from ..commands import EXIT_OK, EXIT_USAGE, error
-    from ..naming import default_domain, valid_domain
+    from ..options import OptionsError, api_domain
 
-    domain = args.api_domain or default_domain()
-    if not valid_domain(domain):
-        error(f"--api-domain {domain!r} is not a DNS domain such as k8s.io")
+    try:
+        domain = api_domain(args)
+    except OptionsError as err:
+        error(str(err))
         return EXIT_USAGE
     kind = resolve(args.kind)
     text = document(kind, domain, args.naming) if kind else None

@@ -8,7 +8,8 @@ from yaml.nodes import Node
 
 from ..model import Severity
 from ..naming import Naming, default_domain
-from ..pipeline import Options, Report, check_source
+from ..options import ValidateOptions
+from ..pipeline import Report, check_source
 from ..source import SourceFile, load_bytes
 
 
@@ -35,7 +36,7 @@ def read(path: str) -> SourceFile:
             source = load_bytes(path, handle.read())
     except OSError as err:
         raise Unusable(f"cannot read {path}: {err.strerror or err}") from None
-    result = check_source(source, Options(api_domain=default_domain()))
+    result = check_source(source, ValidateOptions(api_domain=default_domain()))
     refused = [d for d in result.diagnostics if d.severity == Severity.ERROR]
     if not source.documents and source.problems:
         refused = result.diagnostics  # e.g. a file over the size limit: nothing was read

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .engine import Edit, FileOutcome, Options, migrate_bytes
+from ..options import MigrateOptions
+from .engine import Edit, FileOutcome, migrate_bytes
 from .write import write_atomic
 
-__all__ = ["Edit", "FileOutcome", "Options", "migrate_bytes", "write_atomic"]
+__all__ = ["Edit", "FileOutcome", "MigrateOptions", "migrate_bytes", "write_atomic"]

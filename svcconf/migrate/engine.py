@@ -19,22 +19,12 @@ from ..catalog import canonical, format_release, lifecycle
 from ..construct import PLAIN_TAG, STR_TAG
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..naming import UPSTREAM_DOMAIN, Naming
+from ..options import MigrateOptions
 from ..source import Document, decode, parse, position
 from . import emit, guard, upgrade
 from .ops import Added, Context, Note, Review, clone
 from .rewrite import NotConvertible, Sibling, load, rewrite
 from .steps import Step
-
-
-class Options(NamedTuple):
-    target: tuple | None = None  # the release after the upgrade; default: the newest the lifecycle table knows
-    unsafe: bool = False
-    api_domain: str = UPSTREAM_DOMAIN
-    from_version: tuple | None = None  # the release before the upgrade: results must apply to both (None: unknown)
-    deprecated: bool = False  # also rewrite versions the target deprecates (or that have a successor)
-
-    def resolved_target(self) -> tuple:
-        return self.target or lifecycle().newest
 
 
 class Edit(NamedTuple):
@@ -118,7 +108,7 @@ def _spell(naming: Naming, written_version: str, written_kind: str, target: tupl
 # --------------------------------------------------------------------------- planning
 
 
-def _unit(prefix: Path, data: dict, naming: Naming, options: Options) -> Unit | None:
+def _unit(prefix: Path, data: dict, naming: Naming, options: MigrateOptions) -> Unit | None:
     """The steps that convert one object, or the review saying why none can (None: not an API object)."""
     written_version, written_kind = data.get("apiVersion"), data.get("kind")
     if not isinstance(written_version, str) or not isinstance(written_kind, str):
@@ -148,7 +138,7 @@ def _unit(prefix: Path, data: dict, naming: Naming, options: Options) -> Unit | 
     return unit
 
 
-def _convert(unit: Unit, data: dict, naming: Naming, options: Options, siblings: list, stash: dict, can_add: bool) -> Any:
+def _convert(unit: Unit, data: dict, naming: Naming, options: MigrateOptions, siblings: list, stash: dict, can_add: bool) -> Any:
     """The object converted on a copy of its plain data; reviews, notes and added documents go to the unit."""
     prefix = unit.prefix
     ctx = Context(options.resolved_target(), options.unsafe, siblings)
@@ -171,7 +161,7 @@ def _convert(unit: Unit, data: dict, naming: Naming, options: Options, siblings:
     return converted
 
 
-def _plan(document: Document, naming: Naming, options: Options, siblings: list, stash: dict, can_add: bool) -> Plan | None:
+def _plan(document: Document, naming: Naming, options: MigrateOptions, siblings: list, stash: dict, can_add: bool) -> Plan | None:
     data = document.data
     if not isinstance(data, dict):
         return None
@@ -232,7 +222,7 @@ def _describe(unit: Unit) -> tuple[str, str]:
     return before, (after if after != before else f"{after} (nested apiVersions updated)")
 
 
-def migrate_text(name: str, text: str, options: Options, outcome: FileOutcome) -> str | None:
+def migrate_text(name: str, text: str, options: MigrateOptions, outcome: FileOutcome) -> str | None:
     """The migrated text of a decoded file (None when nothing changes); diagnostics go to outcome."""
     source = parse(name, text, json_like=name.endswith(".json"))
     if source.problems:
@@ -319,7 +309,7 @@ def _appended(text: str, naming: Naming, changing: list[Plan], count: int, outco
 
 
 def _edit(
-    text: str, documents: list[Document], changing: list[Plan], options: Options
+    text: str, documents: list[Document], changing: list[Plan], options: MigrateOptions
 ) -> tuple[list[tuple[int, int, str]], set[int], list[tuple[Plan, guard.Blocker]]]:
     """The text replacements of every changing document, the documents re-emitted, and those that cannot be."""
     replacements: list[tuple[int, int, str]] = []
@@ -343,9 +333,11 @@ def _edit(
     return replacements, {plan.document.index for plan in rewrites}, blocked
 
 
-def migrate_bytes(name: str, data: bytes, options: Options | None = None) -> FileOutcome:
+def migrate_bytes(name: str, data: bytes, options: MigrateOptions | None = None) -> FileOutcome:
     """Migrate one file's bytes; the outcome holds the new bytes (same encoding, BOM, line endings)."""
-    options = options or Options()
+    options = options or MigrateOptions()
+    if not isinstance(options, MigrateOptions):
+        raise TypeError(f"migrate_bytes takes svcconf.MigrateOptions, not {type(options).__name__}")
     outcome = FileOutcome(name, data)
     text, problem = decode(name, data)
     if problem is not None or text is None:

@@ -16,7 +16,8 @@ from . import emit, guard
 from .ops import Context, comment_gap, comment_of
 
 if TYPE_CHECKING:
-    from .engine import Options, Plan
+    from ..options import MigrateOptions
+    from .engine import Plan
 
 
 class NotConvertible(Exception):
@@ -100,7 +101,9 @@ def reads_as(text: str, data: Any) -> bool:
     return not source.problems and len(source.documents) == 1 and source.documents[0].data == data
 
 
-def rewrite(text: str, plan: Plan, yaml: Any, indent: emit.Indent, options: Options, loaded: dict[int, Loaded]) -> tuple[int, int, str]:
+def rewrite(
+    text: str, plan: Plan, yaml: Any, indent: emit.Indent, options: MigrateOptions, loaded: dict[int, Loaded]
+) -> tuple[int, int, str]:
     """(start, end, new text) of one converted document's body."""
     start, end = emit.body_span(text, plan.document.root)
     body = text[start:end]

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..model import Anchor, Finding, Path, Severity, render_value
+from ..naming import GroupVersion
+from ..options import ValidateOptions
 from ..secrets import REDACTED, render_at
 
 RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
@@ -21,22 +23,44 @@ _CURRENT_MODULE: list[str] = []
 
 
 class Context:
-    """What a rule may know besides its document."""
+    """What a rule may know besides its document: the run's settings and the document's place."""
 
-    __slots__ = ("_embedded", "file", "options", "siblings", "target")
+    __slots__ = (
+        "_embedded",
+        "api_domain",
+        "bootstrap",
+        "field_validation",
+        "file",
+        "fs_checks",
+        "group_version",
+        "kind",
+        "service_account_issuers",
+        "siblings",
+        "target",
+    )
 
     def __init__(
         self,
         target: tuple,
         file: str = "-",
         siblings: list[dict] | None = None,
-        options: dict[str, Any] | None = None,
+        options: ValidateOptions | None = None,
+        *,
+        kind: str | None = None,
+        group_version: GroupVersion | None = None,
         embedded: Callable[..., list[Finding]] | None = None,
     ) -> None:
+        options = options or ValidateOptions()
         self.target = target  # target release, (1, NN)
         self.file = file
         self.siblings = siblings or []  # the documents of the same file
-        self.options = options or {}
+        self.kind = kind  # the kind being checked (upstream spelling)
+        self.group_version = group_version
+        self.api_domain = options.api_domain
+        self.field_validation = options.field_validation
+        self.bootstrap = options.bootstrap  # "init" or "join" (None: inferred from the kinds)
+        self.service_account_issuers = options.service_account_issuers
+        self.fs_checks = options.fs_checks  # files named by absolute paths are looked up
         self._embedded = embedded
 
     def at_least(self, major: int, minor: int) -> bool:
@@ -156,7 +180,7 @@ def node_path_problem(ctx: Context, path: str, want: str = "file") -> str | None
     import os
     import stat
 
-    if not ctx.options.get("fs_checks") or not path:
+    if not ctx.fs_checks or not path:
         return None
     try:
         mode = os.stat(path).st_mode

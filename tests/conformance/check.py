@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from svcconf.catalog import parse_release
 from svcconf.model import Severity
-from svcconf.pipeline import Options, check_file
+from svcconf.options import ValidateOptions
+from svcconf.pipeline import check_file
 from tests.conformance.table import Case, Expected
 
 
-def options(case: Case) -> Options:
+def options(case: Case) -> ValidateOptions:
     flags = case.flags
-    result = Options(jobs=1, field_validation=flags.get("field_validation", "Strict"))
-    if "target" in flags:
-        result.target = parse_release(str(flags["target"]))
-    result.service_account_issuers = list(flags.get("service_account_issuers", []))
-    result.bootstrap = flags.get("bootstrap")
-    return result
+    return ValidateOptions(
+        field_validation=flags.get("field_validation", "Strict"),
+        target=parse_release(str(flags["target"])) if "target" in flags else None,
+        service_account_issuers=tuple(flags.get("service_account_issuers", [])),
+        bootstrap=flags.get("bootstrap"),
+    )
 
 
 def errors(case: Case) -> dict[str, list[str]]:

@@ -100,7 +100,7 @@ def _check_path(where: tuple, path: str, ctx: Context) -> Iterator[Finding]:
     resolved = os.path.normpath(os.path.join(folder, path))
     # A relative path belongs to the files deployed with this one; an absolute path names the
     # node's file system, checked only when svcconf runs there (--fs-checks).
-    checkable = not os.path.isabs(path) or ctx.options.get("fs_checks")
+    checkable = not os.path.isabs(path) or ctx.fs_checks
     if checkable and not os.path.exists(resolved):
         yield advice(
             "plugin-config-file-missing",
@@ -130,7 +130,7 @@ def _embedded(where: tuple, name: str, configuration: dict, ctx: Context) -> Ite
         from svcconf.naming import Naming
 
         group = api_version.rpartition("/")[0]
-        naming = Naming(ctx.options.get("api_domain", "k8s.io"))
+        naming = Naming(ctx.api_domain)
         parsed = naming.api_version(written)
         if parsed is None or parsed.group != group:
             shown = configuration.get("kind") if isinstance(configuration.get("kind"), str) else kind

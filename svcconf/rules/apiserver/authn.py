@@ -87,7 +87,7 @@ def _check_issuer(path: Path, issuer: dict, ctx: Context) -> Iterator[Finding]:
         yield required(path + ("url",), "URL is required" if old_wording(ctx) else "")
     elif isinstance(url, str):
         yield from _check_url(path + ("url",), url)
-        disallowed = sorted(set(ctx.options.get("service_account_issuers") or ()))
+        disallowed = sorted(set(ctx.service_account_issuers))
         if url in disallowed:
             # Known only when the API server's --service-account-issuer values are given (AUTHN-003).
             yield invalid(

@@ -151,7 +151,7 @@ def _check_connection(path: Path, info: dict, ctx: Context) -> Iterator[Finding]
             yield required(path + ("kubeConfigFile",))
         elif isinstance(config_file, str) and not posixpath.isabs(config_file):
             yield invalid(path + ("kubeConfigFile",), config_file, "must be an absolute path", "kubeconfig-path-not-absolute")
-        elif isinstance(config_file, str) and ctx.options.get("fs_checks"):
+        elif isinstance(config_file, str) and ctx.fs_checks:
             yield from _check_file(path + ("kubeConfigFile",), config_file)
     else:
         # The server prints its internal struct (Go field names) as the value.

@@ -113,7 +113,7 @@ def _missing_file(where: tuple, path: str, detail: str, ctx: Context) -> Iterato
 
     An absolute path names the node's file system and is looked up only with --fs-checks.
     """
-    if in_memory(ctx.file) or (os.path.isabs(path) and not ctx.options.get("fs_checks")):
+    if in_memory(ctx.file) or (os.path.isabs(path) and not ctx.fs_checks):
         return
     resolved = path if os.path.isabs(path) else os.path.join(os.path.dirname(os.path.abspath(ctx.file)), path)
     if not os.path.exists(resolved):

@@ -59,7 +59,7 @@ def check_plugin_config(where: tuple, config: dict, ctx: Context, shared_with: f
 
     `shared_with` names top-level keys other plugins read from the same file (a legacy file).
     """
-    for finding in _checker().check(config, ctx.options.get("field_validation", "Strict")):
+    for finding in _checker().check(config, ctx.field_validation):
         if len(finding.path) == 1 and finding.path[0] in shared_with:
             continue  # another plugin's key in the same legacy file
         yield Finding(finding.rule, where + finding.path, finding.message, finding.severity, finding.anchor)

@@ -281,7 +281,7 @@ def _file_discovery(path: Path, value: Any, ctx: Context) -> Iterator[Finding]:
         yield invalid(path, value, "not a valid HTTPS URL or a file on disk", "invalid-discovery-file")
     elif scheme and scheme != "file" and len(scheme) > 1 and scheme != "https":
         yield invalid(path, value, "if a URL is used, the scheme must be https", "invalid-discovery-file")
-    elif scheme in ("", "file") and ctx.options.get("fs_checks"):
+    elif scheme in ("", "file") and ctx.fs_checks:
         # The file must exist on the joining node; svcconf can tell only when run there.
         local = value.removeprefix("file://")
         if not os.path.exists(local):

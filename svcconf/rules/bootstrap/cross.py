@@ -32,7 +32,7 @@ def identify(doc: object, naming: Naming) -> tuple[str, str, str] | None:
 
 
 def _naming(ctx: Context) -> Naming:
-    return Naming(ctx.options.get("api_domain") or "k8s.io")
+    return Naming(ctx.api_domain)
 
 
 def documents(ctx: Context) -> list[tuple[str, str, str, dict]]:
@@ -57,7 +57,7 @@ def first_of(ctx: Context, kind: str) -> dict | None:
 
 def intent(ctx: Context) -> str | None:
     """init, join, or None when the file is for neither or both (then every document is used)."""
-    stated = ctx.options.get("bootstrap")
+    stated = ctx.bootstrap
     if stated:
         return stated
     kinds = {kind for kind, _doc in siblings_of(ctx)}

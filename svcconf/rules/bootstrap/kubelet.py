@@ -27,7 +27,7 @@ RECOMMENDED = (
 def check_bootstrap_file(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from check(doc, ctx)
     kinds = {kind for kind, _doc in siblings_of(ctx)}
-    if not kinds & {"InitConfiguration", "ClusterConfiguration"} or ctx.options.get("bootstrap") == "join":
+    if not kinds & {"InitConfiguration", "ClusterConfiguration"} or ctx.bootstrap == "join":
         return  # a kubelet file of its own: nothing to agree with
     yield from _agreement(doc, ctx)
 

@@ -74,7 +74,7 @@ DEPRECATED = (
 
 @rule(KCM, CCM)
 def check_generic(doc: dict, ctx: Context) -> Iterator[Finding]:
-    kind = ctx.options.get("kind", KCM)
+    kind = ctx.kind or KCM
     generic = mapping(doc.get("Generic"))
     base = ("Generic",)
     name = "kube-controller-manager" if kind == KCM else "cloud-controller-manager"
@@ -340,7 +340,7 @@ def check_deprecated_and_durations(doc: dict, ctx: Context) -> Iterator[Finding]
     yield advice(
         "controller-manager-flags-only",
         ("kind",),
-        f"{ctx.options.get('kind', KCM)} is not read from a file by the component; pass these values as flags",
+        f"{ctx.kind or KCM} is not read from a file by the component; pass these values as flags",
         Severity.INFO,
     )
     for path, message in DEPRECATED:

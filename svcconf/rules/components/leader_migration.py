@@ -130,7 +130,7 @@ LM_CONTROLLERS = KCM_CONTROLLERS | CCM_CONTROLLERS | {"route-controller", "servi
 
 @rule(LM)
 def check_leader_migration(doc: dict, ctx: Context) -> Iterator[Finding]:
-    version = getattr(ctx.options.get("group_version"), "version", "v1")
+    version = getattr(ctx.group_version, "version", "v1")
     yield from leader_migration((), doc, with_lock=version != "v1", target=ctx.target)
 
 

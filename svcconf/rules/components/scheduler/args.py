@@ -31,7 +31,7 @@ def _defaulted(value: Any, default: int) -> int | None:
 
 def check_args_kind(path: Path, plugin: str, args: dict, ctx: Context) -> Iterator[Finding]:
     """Decoding: args that name an apiVersion or kind must be the plugin's own args kind."""
-    naming = Naming(ctx.options.get("api_domain") or "k8s.io")
+    naming = Naming(ctx.api_domain)
     written_version, written_kind = args.get("apiVersion"), args.get("kind")
     want = f"{plugin}Args"
     if isinstance(written_kind, str) and naming.kind(written_kind) != want:

@@ -1,0 +1,157 @@
+"""The settings of a run, built once: flags, environment and configuration file merged into typed options.
+
+`svcconf validate` and `svcconf migrate`, the library API (`svcconf.validate`,
+`svcconf.migrate_bytes`) and the tests all take these objects; nothing else reads flags or the
+configuration file. They are NamedTuples: a misspelt setting fails (AttributeError, TypeError)
+instead of reading as None, and `_replace` gives a variation.
+
+Precedence, highest first: the command line, the environment (`SVCCONF_API_DOMAIN`), the
+configuration file, the default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any, NamedTuple
+
+from .naming import DOMAIN_ENV, UPSTREAM_DOMAIN
+
+DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
+FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
+
+Release = tuple  # (1, NN)
+
+
+class OptionsError(ValueError):
+    """Settings that cannot be used together or at all: a usage error (exit 2)."""
+
+
+class ValidateOptions(NamedTuple):
+    """What `svcconf validate` checks and how (the library's `svcconf.validate` takes the same)."""
+
+    target: Release | None = None  # the release to check against; None: the newest svcconf knows
+    api_domain: str = UPSTREAM_DOMAIN
+    field_validation: str = "Strict"  # unknown fields are errors, warnings or ignored
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    exclude: tuple[str, ...] = ()
+    jobs: int = 1
+    select: tuple[str, ...] = ()  # report only these rule ids (empty: all)
+    ignore: tuple[str, ...] = ()
+    severity: dict | None = None  # rule id -> Severity
+    per_file_ignores: dict | None = None  # glob -> rule ids
+    bootstrap: str | None = None  # "init" or "join": what a bootstrap file is for (None: inferred)
+    service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
+    fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
+    fail_on: str = "error"  # the lowest severity that fails the run
+
+    def resolved_target(self) -> Release:
+        from .catalog import lifecycle
+
+        return self.target or lifecycle().newest
+
+
+class MigrateOptions(NamedTuple):
+    """What `svcconf migrate` rewrites (the library's `svcconf.migrate_bytes` takes the same)."""
+
+    target: Release | None = None  # the release after the upgrade; None: the newest svcconf knows
+    unsafe: bool = False  # also apply best-effort conversions that need review
+    api_domain: str = UPSTREAM_DOMAIN
+    from_version: Release | None = None  # the release before the upgrade: results must apply to both (None: unknown)
+    deprecated: bool = False  # also rewrite versions the target deprecates (or that have a successor)
+    exclude: tuple[str, ...] = ()
+
+    def resolved_target(self) -> Release:
+        from .catalog import lifecycle
+
+        return self.target or lifecycle().newest
+
+
+# --------------------------------------------------------------------------- flags every command spells alike
+
+
+def release(text: str) -> Release:
+    """An argparse type: `1.31`, `v1.31` or a patch release `1.31.2`."""
+    from .catalog import parse_release
+
+    try:
+        return parse_release(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_target_argument(parser: argparse.ArgumentParser, *aliases: str, help: str) -> None:
+    parser.add_argument("--target-version", *aliases, dest="target_version", type=release, metavar="1.NN", help=help)
+
+
+def add_domain_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--api-domain", metavar="DOMAIN", help=f"domain suffix of API groups (default: ${DOMAIN_ENV} or {UPSTREAM_DOMAIN})")
+
+
+def add_shared_arguments(parser: argparse.ArgumentParser) -> None:
+    """--api-domain, --exclude, --config and --no-config, declared once for every command that reads files."""
+    add_domain_argument(parser)
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
+    parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
+    parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
+
+
+# --------------------------------------------------------------------------- merging
+
+
+def api_domain(args: argparse.Namespace, config: dict | None = None) -> str:
+    """The API domain: --api-domain, else $SVCCONF_API_DOMAIN, else the configuration file's, else k8s.io."""
+    from .naming import valid_domain
+
+    domain = args.api_domain or os.environ.get(DOMAIN_ENV) or (config or {}).get("api-domain") or UPSTREAM_DOMAIN
+    if not valid_domain(domain):
+        raise OptionsError(f"--api-domain {domain!r} is not a DNS domain such as {UPSTREAM_DOMAIN}")
+    return domain
+
+
+def _config_release(config: dict, key: str) -> Release | None:
+    from .catalog import parse_release
+
+    return parse_release(config[key]) if key in config else None
+
+
+def validate_options(args: argparse.Namespace, config: dict[str, Any]) -> ValidateOptions:
+    """`svcconf validate`'s options from its flags and the configuration file's settings."""
+    from .model import Severity
+
+    select = args.select if args.select is not None else config.get("select", [])
+    return ValidateOptions(
+        target=args.target_version or _config_release(config, "target-version"),
+        api_domain=api_domain(args, config),
+        field_validation=args.field_validation or config.get("field-validation", "Strict"),
+        max_file_size=args.max_file_size or DEFAULT_MAX_FILE_SIZE,
+        exclude=(*config.get("exclude", []), *args.exclude),
+        jobs=args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1),
+        select=tuple(select),
+        ignore=(*config.get("ignore", []), *(args.ignore or [])),
+        severity={rule: Severity.parse(level) for rule, level in config.get("severity", {}).items()},
+        per_file_ignores=dict(config.get("per-file-ignores", {})),
+        bootstrap=args.bootstrap,
+        service_account_issuers=(*config.get("service-account-issuers", []), *args.service_account_issuer),
+        fs_checks=args.fs_checks,
+        fail_on=args.fail_on or config.get("fail-on", "error"),
+    )
+
+
+def migrate_options(args: argparse.Namespace, config: dict[str, Any]) -> MigrateOptions:
+    """`svcconf migrate`'s options from its flags and the configuration file's settings."""
+    from .catalog import format_release
+
+    options = MigrateOptions(
+        target=args.target_version or _config_release(config, "target-version"),
+        unsafe=args.unsafe,
+        api_domain=api_domain(args, config),
+        from_version=args.from_version or _config_release(config, "from-version"),
+        deprecated=args.deprecated,
+        exclude=(*config.get("exclude", []), *args.exclude),
+    )
+    if options.from_version is not None and options.from_version > options.resolved_target():
+        raise OptionsError(
+            f"--from-version {format_release(options.from_version)} is after the target release {format_release(options.resolved_target())}"
+        )
+    return options
