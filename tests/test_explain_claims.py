@@ -171,7 +171,8 @@ def test_a_compact_jwt_is_read_and_never_printed(files) -> None:
         ("[1, 2]", None, "the payload must be a JSON object"),
         ("not json", None, "not a JSON payload or a JWT"),
         (CLAIMS, "apiVersion: v1\nkind: ConfigMap\n", "holds no AuthenticationConfiguration"),
-        (CLAIMS, CONFIG.replace("https://issuer.example.com", "http://issuer.example.com"), "error(s) the server would refuse"),
+        # The errors themselves are shown, as validate shows them.
+        (CLAIMS, CONFIG.replace("https://issuer.example.com", "http://issuer.example.com"), "error [invalid-issuer-url]"),
     ],
 )
 def test_usage_errors_exit_2(files, claims, config_text, message: str) -> None:
@@ -184,3 +185,11 @@ def test_usage_errors_exit_2(files, claims, config_text, message: str) -> None:
 def test_missing_claims_option_is_a_usage_error(files) -> None:
     config, _ = files(CLAIMS)
     assert run("explain-claims", config).code == 2
+
+
+def test_a_utf16_config_reads_as_validate_reads_it(files) -> None:
+    config, claims = files(CLAIMS)
+    with open(config, "wb") as handle:
+        handle.write(b"\xff\xfe" + CONFIG.encode("utf-16-le"))
+    result = run("explain-claims", config, "--claims", claims, "--now", "1800000000")
+    assert (result.code, result.out) == (0, AUTHENTICATED)

@@ -230,11 +230,11 @@ def _run_claims(args) -> int:
     from ..claims import explain
     from ..explain.render import claims_json, dump
 
-    config = explain_claims._load_config(args.config)
-    claims = explain_claims._load_claims(args.claims)
+    config = explain_claims.load_config(args.config)
+    claims = explain_claims.load_claims(args.claims)
     if config is None or claims is None:
         return EXIT_USAGE
     result = explain(config, claims, time.time() if args.now is None else args.now)
-    secrets = [value for name in args.secret for value in explain_claims._secret_values(claims.get(name))]
+    secrets = [value for name in args.secret for value in explain_claims.secret_values(claims.get(name))]
     sys.stdout.write(dump(claims_json(result, secrets)))
     return EXIT_FINDINGS if result.rejected else EXIT_OK

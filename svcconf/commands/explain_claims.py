@@ -28,49 +28,35 @@ def run(args) -> int:
 
     from ..claims import explain
 
-    config = _load_config(args.config)
-    claims = _load_claims(args.claims)
+    config = load_config(args.config)
+    claims = load_claims(args.claims)
     if config is None or claims is None:
         return EXIT_USAGE
     result = explain(config, claims, time.time() if args.now is None else args.now)
-    secrets = [v for name in args.secret for v in _secret_values(claims.get(name))]
+    secrets = [v for name in args.secret for v in secret_values(claims.get(name))]
     sys.stdout.write(render(result, secrets))
     return EXIT_FINDINGS if result.rejected else EXIT_OK
 
 
-def _load_config(path: str) -> dict | None:
-    import yaml
+def load_config(path: str) -> dict | None:
+    """The file's AuthenticationConfiguration, read as validate reads it; None (errors printed) when the server would refuse it."""
+    from ..explain.config import Unusable, load
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            documents = list(yaml.safe_load_all(handle))
-    except (OSError, UnicodeDecodeError) as problem:
+        with open(path, "rb"):
+            pass
+    except OSError as problem:  # say why without echoing the argument: it may be a token pasted in
         _unreadable("CONFIG", path, problem)
         return None
-    except yaml.YAMLError as problem:
-        error(f"cannot read {path}: {problem}")
+    try:
+        return load(path, ((None, AUTHN_KIND),), AUTHN_KIND).data
+    except Unusable as unusable:
+        for line in unusable.lines:
+            error(line)
         return None
-    for document in documents:
-        if isinstance(document, dict) and document.get("kind") == AUTHN_KIND:
-            problems = _config_errors(path)
-            if problems:
-                error(f"{path} has {problems} error(s) the server would refuse; run `svcconf validate {path}`")
-                return None
-            return document
-    error(f"{path} holds no {AUTHN_KIND}")
-    return None
 
 
-def _config_errors(path: str) -> int:
-    from ..model import Severity
-    from ..options import ValidateOptions
-    from ..pipeline import check_file
-
-    result = check_file(path, ValidateOptions())
-    return sum(1 for d in result.diagnostics if d.severity == Severity.ERROR)
-
-
-def _load_claims(path: str) -> dict | None:
+def load_claims(path: str) -> dict | None:
     import base64
     import json
     from pathlib import Path
@@ -131,7 +117,7 @@ def _token_shape(text: str) -> str | None:
     return "in three dot-separated parts like a compact JWT" if is_jwt else None
 
 
-def _secret_values(value) -> list[str]:
+def secret_values(value) -> list[str]:
     if isinstance(value, str) and value:
         return [value]
     if isinstance(value, list):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Iterator
 
+from svcconf.go.net import parse_cidr_sloppy
 from svcconf.model import Finding, Severity
 from svcconf.naming import Naming
 
@@ -182,11 +182,8 @@ def cluster_values(ctx: Context) -> dict:
 
 def dns_ip(service_subnet: str) -> str:
     """The cluster DNS address the tool derives: the 10th address of the first service CIDR."""
-    try:
-        network = ipaddress.ip_network(service_subnet.split(",")[0].strip(), strict=False)
-        return str(network.network_address + 10)
-    except ValueError:
-        return "10.96.0.10"
+    network = parse_cidr_sloppy(service_subnet.split(",")[0].strip())
+    return str(network.network_address + 10) if network is not None else "10.96.0.10"
 
 
 def recommended(rule_id: str, path: tuple, kind: str, field: str, want: object, got: object, severity=Severity.WARNING) -> Finding:
@@ -232,10 +229,5 @@ def pod_subnet_checks(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 
 def _cidrs(raw: str) -> set:
-    out = set()
-    for part in raw.split(","):
-        try:
-            out.add(ipaddress.ip_network(part.strip(), strict=False))
-        except ValueError:
-            out.add(part.strip())
-    return out
+    """The networks of a comma list of CIDRs as the tool reads them (ParseCIDRSloppy); an unreadable part as written."""
+    return {parse_cidr_sloppy(part.strip()) or part.strip() for part in raw.split(",")}
