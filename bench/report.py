@@ -49,6 +49,12 @@ def print_report(r: dict) -> None:
     print(
         f"in-process figures: median of {s['repeats']}; commands: median of {s['command_runs']} ({s['tree_runs']} on the whole corpus); interleaved"
     )
+    load = r.get("load_average") or {}
+    if max(load.get("start") or 0, load.get("end") or 0) > r["cpus"]:
+        print(
+            f"note: the machine was busy (load average {load['start']:.1f} at the start, {load['end']:.1f} at the end, {r['cpus']} cores): "
+            "other processes took CPU, so the speed-ups with 2 jobs understate what an idle machine gives"
+        )
     _throughput(r)
     _kinds(r)
     _check(r["check"])

@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="svcconf-bench-") as tmp:
         work = Path(tmp)
         generated = None
-        corpus = args.corpus
+        corpus = os.path.abspath(args.corpus) if args.corpus else None  # commands run with the corpus as their folder
         if corpus is None:
             corpus = str(work / "corpus")
             seconds, stats = timed(make_corpus.generate, corpus, settings.documents, args.seed, False, args.corpus_kind)
