@@ -149,6 +149,7 @@ def _memory(m: dict) -> None:
 
 def _workers(w: dict) -> None:
     print("\nworkers: svcconf validate --jobs 2 against --jobs 1, a fresh process each (CPU: the process and its workers)")
+    print(f"  the machine gave a perfectly parallel job of two processes {_num(w['cores_available'])} cores meanwhile")
     for name, label, limit in (
         ("tree", f"corpus, {w['tree_files']} files", TREE_SPEEDUP_MIN),
         ("handful", f"{len(w['handful'])} small files", HANDFUL_SPEEDUP_MIN),

@@ -166,6 +166,7 @@ def measure(corpus: str, work: Path, settings: Settings, seed: int) -> dict:
     steps: dict[str, float] = {}
 
     def step(name: str, function, *args):
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)  # the report comes at the end
         seconds, value = timed(function, *args)
         steps[name] = seconds
         return value

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import make_corpus
@@ -170,12 +172,27 @@ def small_files(corpus: str, count: int) -> list[str]:
     return picked
 
 
+# A CPU-bound loop of about 0.2 s: run alone and two at once, it shows how many cores the machine gives right now.
+BUSY_LOOP = "total = 0\nfor i in range(3_000_000):\n    total += i"
+
+
+def _two_at_once(argv: list[str], cwd: str) -> float:
+    start = time.perf_counter()
+    processes = [subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL) for _ in range(2)]
+    for process in processes:
+        process.wait()
+    return time.perf_counter() - start
+
+
 def measure_workers(svcconf_bin: str, cwd: str, tree: str, handful: list[str], tree_runs: int, handful_runs: int) -> dict:
     """Wall and CPU time of `svcconf validate --jobs 1` and `--jobs 2` on a tree of many files and on a handful of small files.
 
     The CPU time (the process and its workers) shows the cost of the workers themselves, which a
-    busy machine does not hide: the wall-time speed-up needs a second core that nothing else uses."""
+    busy machine does not hide; the cores a perfectly parallel job gets at the same time say what
+    speed-up the machine allowed."""
     figures: dict = {"tree": tree, "tree_files": len(corpus_files(tree)), "handful": handful}
+    loop = [sys.executable, "-c", BUSY_LOOP]
+    alone, together = [], []
     for name, paths, runs in (("tree", [tree], tree_runs), ("handful", handful, handful_runs)):
         samples: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
         run_command([svcconf_bin, "validate", "--no-config", "--jobs", "2", *paths], cwd, (0, 1))  # untimed: caches
@@ -184,11 +201,14 @@ def measure_workers(svcconf_bin: str, cwd: str, tree: str, handful: list[str], t
                 before = children_cpu()
                 wall = run_command([svcconf_bin, "validate", "--no-config", "--jobs", str(jobs), *paths], cwd, (0, 1))
                 samples[jobs].append((wall, children_cpu() - before))
+            alone.append(run_command(loop, cwd))
+            together.append(_two_at_once(loop, cwd))
         for jobs in (1, 2):
             figures[f"{name}_jobs{jobs}_s"] = median([wall for wall, _cpu in samples[jobs]])
             figures[f"{name}_jobs{jobs}_cpu_s"] = median([cpu for _wall, cpu in samples[jobs]])
         figures[f"{name}_speedup"] = ratio(figures[f"{name}_jobs1_s"], figures[f"{name}_jobs2_s"])
         figures[f"{name}_cpu_ratio"] = ratio(figures[f"{name}_jobs2_cpu_s"], figures[f"{name}_jobs1_cpu_s"])
+    figures["cores_available"] = ratio(2 * median(alone), median(together))
     return figures
 
 
