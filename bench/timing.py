@@ -47,9 +47,13 @@ def compose(files: list[str]) -> list[int]:
 
 def validate(paths: list[str], jobs: int = 1):
     """The library entry point behind `svcconf validate`, without rendering."""
-    from svcconf.pipeline import Options, validate
+    from svcconf.pipeline import validate
 
-    return validate(paths, Options(jobs=jobs))
+    try:  # the options' home since svcconf/options.py; before it, pipeline.Options
+        from svcconf.options import ValidateOptions as options
+    except ImportError:
+        from svcconf.pipeline import Options as options
+    return validate(paths, options(jobs=jobs))
 
 
 def timed(function: Callable, *args):

@@ -215,7 +215,7 @@ def plain_data(value):
     return value
 
 
-# --------------------------------------------------------------------------- helpers of the generators
+# --------------------------------------------------------------------------- building blocks of the generators
 
 
 def header(rng: random.Random, comments: tuple[str, ...], api_version: str, kind: str, *, kind_first: float) -> dict:
