@@ -17,6 +17,7 @@ from .document import DocumentChecker
 from .model import Diagnostic, Severity
 from .naming import Naming
 from .options import ValidateOptions
+from .rules import Siblings
 from .source import Locator, SourceFile, load_bytes, too_large
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
@@ -174,7 +175,7 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     if not source.documents and not source.problems:
         result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, "file holds no YAML document; skipped"))
     checker = DocumentChecker(options, name)
-    siblings = [doc.data for doc in source.documents]
+    siblings = Siblings(doc.data for doc in source.documents)
     locators = [Locator(doc.root) for doc in source.documents]  # positions of the findings in each document
     for position, document in enumerate(source.documents):
         for problem in document.problems:
