@@ -6,6 +6,7 @@ Named pipeline, not validate, so that `svcconf.validate` can be the library func
 from __future__ import annotations
 
 import fnmatch
+import gc
 import os
 import stat
 import sys
@@ -240,6 +241,21 @@ def _configure(diagnostics: list[Diagnostic], name: str, options: ValidateOption
 
 def check_file(path: str, options: ValidateOptions) -> FileResult:
     """Validate one file (`-`: stdin); whatever goes wrong becomes a diagnostic of this file alone."""
+    # A file's nodes and values are many small objects that live exactly as long as its check and
+    # form no reference cycles. With the cyclic collector running, each of its collections during
+    # the check would walk all of them, and for a large file that cost grew faster than the file
+    # (a 1,000-document file: 60% of the time). Paused for the file, it finds them freed by
+    # reference counting when it runs again.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _check_file(path, options)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_file(path: str, options: ValidateOptions) -> FileResult:
     path = os.fsdecode(path)
     name = STDIN_NAME if path == STDIN else path
     try:

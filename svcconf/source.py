@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .construct import MAX_EXPANDED_NODES, PLAIN_TAG, AliasBomb, Builder, NodeLoader, placed_problems
+from .construct import MAX_EXPANDED_NODES, PLAIN_TAG, AliasBomb, BudgetBuilder, Builder, NodeLoader, placed_problems
 from .model import Anchor, Path, Severity
 from .options import DEFAULT_MAX_FILE_SIZE
 
@@ -137,7 +137,8 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
             root = loader.get_node()
             if root is None:  # pragma: no cover
                 break
-            builder = Builder(guard_aliases, budget)
+            # Only a document with anchors can expand through aliases; the others skip the count.
+            builder = BudgetBuilder(budget) if guard_aliases else Builder(budget)
             try:
                 data = builder.build(root)
             except AliasBomb:
