@@ -118,6 +118,7 @@ class LifecycleTable(NamedTuple):
     rows: dict[tuple[str, str, str], Lifecycle]
     group_scope: dict[str, str]
     group_versions: dict[str, frozenset[str]]
+    kind_versions: dict[tuple[str, str], list[Lifecycle]]  # (group, kind) -> its rows, one per version
 
     def row(self, group: str, version: str, kind: str) -> Lifecycle | None:
         return self.rows.get((group, version, kind))
@@ -126,7 +127,7 @@ class LifecycleTable(NamedTuple):
         return sorted(kind for (g, v, kind) in self.rows if g == group and v == version)
 
     def versions_of_kind(self, group: str, kind: str) -> list[Lifecycle]:
-        return [row for (g, _v, k), row in self.rows.items() if g == group and k == kind]
+        return self.kind_versions.get((group, kind), [])
 
 
 @functools.lru_cache(maxsize=1)
@@ -150,9 +151,11 @@ def lifecycle() -> LifecycleTable:
         rows[(row.group, row.version, row.kind)] = row
     group_scope: dict[str, str] = {}
     group_versions: dict[str, set[str]] = {}
+    kind_versions: dict[tuple[str, str], list[Lifecycle]] = {}
     for row in rows.values():
+        kind_versions.setdefault((row.group, row.kind), []).append(row)
         # A group is a config group when any of its rows says so.
         if group_scope.get(row.group) != "config":
             group_scope[row.group] = row.scope
         group_versions.setdefault(row.group, set()).add(row.version)
-    return LifecycleTable(newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()})
+    return LifecycleTable(newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()}, kind_versions)

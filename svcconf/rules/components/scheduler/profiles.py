@@ -95,12 +95,17 @@ class Profile:
         self.name = DEFAULT_SCHEDULER if name is None and count == 1 else name
         self.plugins = mapping(body.get("plugins"))
         self.multipoint = _merge(plugins.default_multipoint(target), mapping(self.plugins.get("multiPoint")))
+        self._enabled: dict[str, list[tuple[int, str, Any]]] = {}  # every check asks for them again
 
     def point(self, point: str) -> dict:
         return mapping(self.plugins.get(point))
 
     def enabled(self, point: str) -> list[tuple[int, str, Any]]:
-        return [(j, text(p.get("name")), p.get("weight")) for j, p in items(self.point(point).get("enabled")) if isinstance(p, dict)]
+        found = self._enabled.get(point)
+        if found is None:
+            entries = items(self.point(point).get("enabled"))
+            found = self._enabled[point] = [(j, text(p.get("name")), p.get("weight")) for j, p in entries if isinstance(p, dict)]
+        return found
 
     def disabled(self, point: str) -> set[str]:
         return {text(p.get("name")) for _j, p in items(self.point(point).get("disabled")) if isinstance(p, dict)}
