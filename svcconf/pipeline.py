@@ -15,11 +15,11 @@ from typing import BinaryIO
 
 from . import catalog, suppression
 from .document import DocumentChecker
-from .model import Diagnostic, Severity
+from .model import Diagnostic, Finding, Severity
 from .naming import Naming
 from .options import ValidateOptions
 from .rules import Siblings
-from .source import Locator, SourceFile, load_bytes, too_large
+from .source import SourceFile, load_bytes, too_large
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
@@ -157,7 +157,7 @@ def _load(path: str, name: str, max_size: int) -> SourceFile:
             stream.close()
     if left <= 0:
         return SourceFile(name, problems=[too_large(max_size)])
-    return load_bytes(name, b"".join(chunks), max_size=max_size)
+    return load_bytes(name, b"".join(chunks), max_size=max_size, keep_nodes=False)
 
 
 def _regular_size(stream: BinaryIO) -> int | None:
@@ -177,7 +177,7 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
         result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, "file holds no YAML document; skipped"))
     checker = DocumentChecker(options, name)
     siblings = Siblings(doc.data for doc in source.documents)
-    locators = [Locator(doc.root) for doc in source.documents]  # positions of the findings in each document
+    unplaced: list[tuple[int, int, Finding]] = []  # (document, index in diagnostics, finding) of findings without a position
     for position, document in enumerate(source.documents):
         for problem in document.problems:
             result.diagnostics.append(
@@ -192,20 +192,30 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
         for finding in findings:
             # A cross-document rule may place its finding in a sibling document.
             where = finding.document if finding.document is not None else position
-            target = source.documents[where]
-            data = target.data if isinstance(target.data, dict) else {}
-            api_version = data.get("apiVersion") if isinstance(data.get("apiVersion"), str) else None
-            kind = data.get("kind") if isinstance(data.get("kind"), str) else None
-            line, column = locators[where].position(finding.path, finding.anchor)
-            result.diagnostics.append(
-                Diagnostic(
-                    name, line, column, finding.rule, finding.severity, finding.message, finding.path, target.index + 1, api_version, kind
-                )
-            )
+            unplaced.append((where, len(result.diagnostics), finding))
+            result.diagnostics.append(None)  # type: ignore[arg-type] - placed below
+    _place(source, unplaced, result.diagnostics)
     result.diagnostics = [_with_fix(d, options) if d.rule == "removed-api-version" else d for d in result.diagnostics]
     result.diagnostics = _configure(result.diagnostics, name, options)
     result.diagnostics = suppression.apply(name, source.text, result.diagnostics)
     return result
+
+
+def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnostics: list[Diagnostic]) -> None:
+    """Give findings their positions, document by document: a large file composes each document again
+    at most once, and holds the nodes of one document at a time."""
+    locator = None
+    for where, slot, finding in sorted(unplaced, key=lambda entry: entry[0]):
+        target = source.documents[where]
+        if locator is None or locator[0] != where:
+            locator = (where, source.locator(where))
+        data = target.data if isinstance(target.data, dict) else {}
+        api_version = data.get("apiVersion") if isinstance(data.get("apiVersion"), str) else None
+        kind = data.get("kind") if isinstance(data.get("kind"), str) else None
+        line, column = locator[1].position(finding.path, finding.anchor)
+        diagnostics[slot] = Diagnostic(
+            source.name, line, column, finding.rule, finding.severity, finding.message, finding.path, target.index + 1, api_version, kind
+        )
 
 
 def _with_fix(diagnostic: Diagnostic, options: ValidateOptions) -> Diagnostic:

@@ -1,13 +1,15 @@
 """Bytes to documents: decoding, composition with positions, and one diagnostic for a file that cannot be read.
 
 Documents are composed by libyaml and built by `construct`; positions come from the composed
-nodes only when a finding needs one.
+nodes only when a finding needs one. Nodes take about 40 bytes per byte of text: a large file
+keeps only its text and values, and composes again the documents a finding is placed in.
 """
 
 from __future__ import annotations
 
 import codecs
 import gc
+import re
 from typing import Any, NamedTuple
 
 import yaml
@@ -28,24 +30,61 @@ class FileProblem(NamedTuple):
     severity: Severity = Severity.ERROR
 
 
+class Span(NamedTuple):
+    """Where a document's text is, to compose it again: from the start of the line after the
+    previous document (past `...` and comment lines) to where the next one's span starts."""
+
+    start: int  # character offset
+    line: int  # 0-based line of `start`
+    root_line: int  # 0-based line and column of the root node, to check the second composition by
+    root_column: int
+
+
 class Document(NamedTuple):
     index: int
     data: Any
-    root: Node
+    root: Node | None  # None when the file was too large to keep its nodes (SourceFile.locator composes it again)
     problems: list  # KeyProblem: duplicate keys
     ambiguous: list  # (path, written, value, line, column) of scalars YAML 1.2 reads differently
+    span: Span | None = None  # set when root is None
 
 
 class SourceFile:
     """A file's text, its documents, and what kept parts of it from being read."""
 
-    __slots__ = ("documents", "name", "problems", "text")
+    __slots__ = ("composed", "documents", "name", "problems", "text")
 
     def __init__(self, name: str, text: str = "", problems: list[FileProblem] | None = None) -> None:
         self.name = name
         self.text = text
         self.documents: list[Document] = []
         self.problems: list[FileProblem] = problems or []
+        self.composed: str | None = None  # the text as composed, when documents are composed again from it
+
+    def locator(self, position: int) -> Locator:
+        """Positions in the document at `position`, composing it again when its nodes were not kept."""
+        document = self.documents[position]
+        if document.root is not None:
+            return Locator(document.root)
+        text, span = self.composed or "", document.span
+        assert span is not None
+        following = self.documents[position + 1].span if position + 1 < len(self.documents) else None
+        end = following.start if following is not None else len(text)
+        try:
+            root = _first_root(text[span.start : end])
+        except (yaml.YAMLError, RecursionError):
+            root = None
+        if root is not None and (root.start_mark.line + span.line, root.start_mark.column) == (span.root_line, span.root_column):
+            return Locator(root, span.line)
+        # The span did not compose as the document did within the file: compose the file up to it.
+        loader = NodeLoader(text)
+        try:
+            for _document in range(position + 1):
+                loader.check_node()
+                root = loader.get_node()
+            return Locator(root)
+        finally:
+            loader.dispose()
 
 
 # --------------------------------------------------------------------------- decoding
@@ -116,18 +155,33 @@ def _syntax_problem(err: yaml.YAMLError, text: str) -> FileProblem:
     return FileProblem("yaml-syntax", message, mark.line + 1, mark.column + 1)
 
 
-def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
-    """Compose every document of a text, keeping those before a syntax error."""
+# Nodes of a file up to this many characters are kept (up to about 40 MB): most configuration files
+# are far smaller and never need a second composition. A larger file composes again only the
+# documents that have findings, one at a time.
+KEEP_NODES_UP_TO = 1 << 20
+_LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as one line break
+
+
+def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = True) -> SourceFile:
+    """Compose every document of a text, keeping those before a syntax error.
+
+    With keep_nodes False, a text over KEEP_NODES_UP_TO characters keeps no nodes (Document.root
+    is None): SourceFile.locator composes a document again when a finding needs its positions.
+    """
     source = SourceFile(name, text)
     if json_like and "\t" in text:
         # JSON allows tabs as white space, YAML does not; inside JSON strings they must be escaped.
         text = text.replace("\t", " ")
+    keep = keep_nodes or len(text) <= KEEP_NODES_UP_TO
+    if not keep:
+        source.composed = text
     loader = NodeLoader(text)
     guard_aliases = "&" in text
     # A document holds at most about one node per character of its text: what aliases add beyond
     # that is counted for the whole file, so many small expansions cannot add up without limit.
     budget = MAX_EXPANDED_NODES + len(text)
     index = 0
+    start, start_line = 0, 0  # where the span of the next document starts
     # Composition allocates many small containers and creates no reference cycles; the cyclic
     # collector would only rescan them (measured: ~10% of validate time on the bench corpus).
     collecting = gc.isenabled()
@@ -155,7 +209,14 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
                 break
             budget = builder.budget
             problems, ambiguous = placed_problems(root, builder)
-            source.documents.append(Document(index, data, root, problems, ambiguous))
+            if keep:
+                source.documents.append(Document(index, data, root, problems, ambiguous))
+            else:
+                mark = root.start_mark
+                span = Span(start, start_line, mark.line, mark.column)
+                source.documents.append(Document(index, data, None, problems, ambiguous, span))
+                start, start_line = _span_start(text, root.end_mark)
+                root = builder = None  # freed before the next document is composed
             index += 1
     except yaml.YAMLError as err:
         source.problems.append(_syntax_problem(err, text))
@@ -168,12 +229,46 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
     return source
 
 
-def load_bytes(name: str, data: bytes, *, max_size: int = DEFAULT_MAX_FILE_SIZE) -> SourceFile:
+def _span_start(text: str, end: Any) -> tuple[int, int]:
+    """(offset, line) of the first line after a document's root that a document can start on:
+    past the rest of the root's last line and any blank, comment and document end ("...") lines."""
+    index, line = end.index, end.line
+    if end.column:
+        found = _LINE_BREAK.search(text, index)
+        if found is None:
+            return len(text), line
+        index, line = found.end(), line + 1
+    while found := _LINE_BREAK.search(text, index):
+        if not _skipped(text, index, found.start()):
+            break
+        index, line = found.end(), line + 1
+    return index, line
+
+
+def _skipped(text: str, start: int, stop: int) -> bool:
+    """Whether the line text[start:stop] is blank, a comment or a document end marker."""
+    at = start
+    while at < stop and text[at] in " \t":
+        at += 1
+    if at == stop or text[at] == "#":
+        return True
+    return text.startswith("...", start, stop) and (start + 3 == stop or text[start + 3] in " \t")
+
+
+def _first_root(text: str) -> Node | None:
+    loader = NodeLoader(text)
+    try:
+        return loader.get_node() if loader.check_node() else None
+    finally:
+        loader.dispose()
+
+
+def load_bytes(name: str, data: bytes, *, max_size: int = DEFAULT_MAX_FILE_SIZE, keep_nodes: bool = True) -> SourceFile:
     text, problem = decode(name, data, max_size)
     if problem is not None:
         return SourceFile(name, problems=[problem])
     assert text is not None
-    return parse(name, text, json_like=name.endswith(".json"))
+    return parse(name, text, json_like=name.endswith(".json"), keep_nodes=keep_nodes)
 
 
 # --------------------------------------------------------------------------- positions
@@ -186,10 +281,11 @@ class Locator:
     through it, so each finding costs one look-up per path segment however wide the mapping is.
     """
 
-    __slots__ = ("_indexes", "root")
+    __slots__ = ("_indexes", "line_offset", "root")
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, line_offset: int = 0) -> None:
         self.root = root
+        self.line_offset = line_offset  # lines of the file before the text the root was composed from
         self._indexes: dict[int, dict[str, tuple[Node, Node]]] = {}
 
     def position(self, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
@@ -206,7 +302,7 @@ class Locator:
                 break
             node = child
         mark = node.start_mark
-        return mark.line + 1, mark.column + 1
+        return mark.line + 1 + self.line_offset, mark.column + 1
 
     def _lookup(self, node: Node, segment: Any) -> tuple[Node | None, Node | None]:
         """The (key node, value node) for one path segment."""
