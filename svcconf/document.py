@@ -13,6 +13,7 @@ from . import catalog, rules
 from .model import Anchor, Finding, Path, Severity
 from .naming import GroupVersion, Naming
 from .options import ValidateOptions
+from .schema import checker_for
 from .source import Document
 
 
@@ -229,8 +230,6 @@ class DocumentChecker:
         return rules.Context(self.target, self.file, siblings, self.options, kind=kind, group_version=gv, embedded=embedded)
 
     def _schema_and_rules(self, gv: GroupVersion, kind: str, unit: Unit, document: Document, siblings: list[dict]) -> list[Finding]:
-        from .schema import checker_for
-
         checker = checker_for(gv.group, gv.version, kind)
         self._schema_checked[unit.prefix] = checker is not None
         ambiguous = self._ambiguous_under(unit.prefix, document)

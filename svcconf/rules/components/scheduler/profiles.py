@@ -17,6 +17,7 @@ from svcconf.rules import Context, advice, duplicate, integer, invalid, items, m
 from ..base import check_client_connection, check_debugging, check_leader_election
 from . import plugin_checks as checks
 from . import plugins
+from .args import check_args_kind
 from .extenders import check_extenders
 
 GROUP = "kubescheduler.config.k8s.io"
@@ -259,8 +260,6 @@ def _known_plugin(path: Path, name: str, point: str, ctx: Context) -> Iterator[F
 
 
 def _check_plugin_config(profile: Profile, version: str, kind: str, ctx: Context) -> Iterator[Finding]:
-    from .args import check_args_kind
-
     invalid_names = plugins.invalid_in_v1(ctx.target)
     enabled = profile.enabled_names()
     seen: set[str] = set()
