@@ -290,40 +290,62 @@ def check_text(text: str, options: ValidateOptions | None = None, name: str = "<
     return check_source(load_bytes(name, text.encode("utf-8")), options or ValidateOptions())
 
 
-def _check_many(paths: list[str], options: ValidateOptions) -> list[FileResult]:
-    return [check_file(path, options) for path in paths]
+# Each worker process starts, imports and compiles the schemas of its kinds on its own (tens of
+# milliseconds): it pays off only for this much input or more, so that is what each one gets.
+BYTES_PER_WORKER = 1 << 18
 
 
-def _parallel(files: list[str], options: ValidateOptions) -> list[FileResult]:
+def _workers(files: list[str], jobs: int) -> tuple[int, list[int]]:
+    """How many worker processes pay off for these files (below 2: none), and the files' sizes."""
+    if jobs < 2 or len(files) < 2 or STDIN in files:
+        return 0, []
+    sizes = []
+    for path in files:
+        try:
+            sizes.append(os.path.getsize(path))
+        except OSError:
+            sizes.append(0)
+    return min(jobs, len(files), sum(sizes) // BYTES_PER_WORKER), sizes
+
+
+def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple]]]:
+    """A worker's files, sent back as plain tuples (a fifth of the pickling cost of FileResults)."""
+    results = [check_file(path, options) for path in paths]
+    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics]) for r in results]
+
+
+def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
+    import heapq
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    jobs = min(options.jobs, len(files))
-    # Chunks of equal total size (largest files first) keep every worker busy to the end;
-    # the order of results is restored afterwards.
+    # Chunks of equal total size (largest files first, each to the lightest chunk) keep every
+    # worker busy to the end; the order of results is restored afterwards.
     chunks: list[list[int]] = [[] for _ in range(jobs * 4)]
-    loads = [0] * len(chunks)
-    sizes = []
-    for index, path in enumerate(files):
-        try:
-            sizes.append((os.path.getsize(path), index))
-        except OSError:
-            sizes.append((0, index))
-    for size, index in sorted(sizes, reverse=True):
-        lightest = loads.index(min(loads))
-        chunks[lightest].append(index)
-        loads[lightest] += size + 1
+    lightest = [(0, number) for number in range(len(chunks))]
+    for index in sorted(range(len(files)), key=sizes.__getitem__, reverse=True):
+        load, number = heapq.heappop(lightest)
+        chunks[number].append(index)
+        heapq.heappush(lightest, (load + sizes[index] + 1, number))
     chunks = [c for c in chunks if c]
+    # What every file needs is read before forking, so that the workers share it. The collector
+    # leaves the inherited objects alone (gc.freeze): walking them would copy every page they sit on.
+    catalog.lifecycle()
+    catalog.schema_index()
+    catalog.aliases()
+    gc.freeze()
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     results: list[FileResult | None] = [None] * len(files)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        for chunk, chunk_results in zip(chunks, pool.map(_check_many, [[files[i] for i in c] for c in chunks], [options] * len(chunks))):
-            for index, result in zip(chunk, chunk_results):
-                results[index] = result
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            batches = pool.map(_check_many, [[files[i] for i in c] for c in chunks], [options] * len(chunks))
+            for chunk, batch in zip(chunks, batches):
+                for index, (documents, skipped, diagnostics) in zip(chunk, batch):
+                    result = results[index] = FileResult([Diagnostic._make(d) for d in diagnostics])
+                    result.documents, result.skipped = documents, skipped
+    finally:
+        gc.unfreeze()
     return [r for r in results if r is not None]
-
-
-PARALLEL_MIN_FILES = 8
 
 
 def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Report:
@@ -334,8 +356,8 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
     not_regular: list[str] = []
     files, unreadable = discover(paths, options.exclude, not_regular)
     report = Report(files=len(files) + len(not_regular), unreadable=unreadable)
-    use_pool = options.jobs > 1 and len([f for f in files if f != STDIN]) >= PARALLEL_MIN_FILES and STDIN not in files
-    results = _parallel(files, options) if use_pool else [check_file(path, options) for path in files]
+    jobs, sizes = _workers(files, options.jobs)
+    results = _parallel(files, sizes, jobs, options) if jobs > 1 else [check_file(path, options) for path in files]
     results += [_not_regular(path, options) for path in not_regular]
     for result in results:
         report.diagnostics.extend(result.diagnostics)
