@@ -31,12 +31,32 @@ def _command_modules() -> list[str]:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with its error line escaped: it quotes unknown arguments raw, and a file name can hold a newline."""
+    """argparse, with its error line escaped (it quotes unknown arguments raw, and a file name can
+    hold a newline) and its help sized to the terminal without shutil."""
 
     def error(self, message: str):
         from .report.escape import printable
 
         super().error(printable(message))
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse makes a formatter for every argument added and sizes it with shutil, whose import
+        # (with the compression modules it loads) costs each run of a pre-commit hook ~4 ms.
+        return self.formatter_class(prog=self.prog, width=_terminal_width())
+
+
+def _terminal_width() -> int:
+    """shutil.get_terminal_size().columns - 2, as argparse sizes its help: $COLUMNS, the terminal, or 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
 
 
 def build_parser() -> argparse.ArgumentParser:
