@@ -5,8 +5,9 @@ Upstream messages print durations Go's way ("1m30s", "500ms"), so every rule for
 
 from __future__ import annotations
 
-import functools
 from typing import Any
+
+from .memo import remembered
 
 NANOSECOND = 1
 MICROSECOND = 1_000
@@ -17,9 +18,6 @@ HOUR = 60 * MINUTE
 UNITS = {"ns": NANOSECOND, "us": MICROSECOND, "µs": MICROSECOND, "μs": MICROSECOND, "ms": MILLISECOND, "s": SECOND, "m": MINUTE, "h": HOUR}
 _LIMIT = 1 << 63  # Go accumulates in uint64 and refuses anything beyond int64
 _DIGITS = "0123456789"
-# Files repeat the same few durations ("10s", "15m0s") in every document: short texts are parsed
-# once and remembered (a long text is parsed each time, so hostile input cannot fill the memory).
-CACHED_LENGTH = 64
 
 
 def parse_duration(value: Any) -> int | None:
@@ -30,9 +28,10 @@ def parse_duration(value: Any) -> int | None:
     """
     if not isinstance(value, str):
         return None
-    return _parse_cached(value) if len(value) <= CACHED_LENGTH else _parse(value)
+    return _parse(value)
 
 
+@remembered(64)
 def _parse(value: str) -> int | None:
     text, negative = value, False
     if text[:1] in ("-", "+"):
@@ -72,9 +71,6 @@ def _parse(value: str) -> int | None:
     if negative:
         return -total
     return total if total < _LIMIT else None
-
-
-_parse_cached = functools.lru_cache(maxsize=4096)(_parse)
 
 
 def _leading_int(text: str, at: int) -> tuple[int | None, int, int]:

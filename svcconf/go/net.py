@@ -16,9 +16,9 @@ a mapped CIDR with a prefix of at least 96 likewise comes back as the IPv4 netwo
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 
+from .memo import remembered
 from .numbers import parse_int, parse_uint
 
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -26,9 +26,6 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _HEX = frozenset("0123456789abcdefABCDEF")
 _DTOI_LIMIT = 0xFFFFFF  # Go's dtoi/xtoi give up at this value ("big")
 _MAPPED_PREFIX = 0xFFFF  # bits 32..47 of ::ffff:a.b.c.d
-# Files repeat the same addresses and CIDRs in every document: short texts are parsed once and
-# remembered (a longer text is no address; parsing it each time keeps hostile input out of memory).
-CACHED_LENGTH = 64
 
 
 class AddressError(ValueError):
@@ -132,9 +129,10 @@ def _ipv6_address(value: int) -> IP:
 def _parse_ip(value: object, sloppy: bool) -> IP | None:
     if not isinstance(value, str):
         return None
-    return _ip_cached(value, sloppy) if len(value) <= CACHED_LENGTH else _ip(value, sloppy)
+    return _ip(value, sloppy)
 
 
+@remembered(64)
 def _ip(value: str, sloppy: bool) -> IP | None:
     for char in value:  # Go decides the family by the first '.' or ':'
         if char == ".":
@@ -146,9 +144,6 @@ def _ip(value: str, sloppy: bool) -> IP | None:
         if char == "%":
             return None
     return None
-
-
-_ip_cached = functools.lru_cache(maxsize=4096)(_ip)
 
 
 def parse_ip(value: object) -> IP | None:
@@ -165,9 +160,10 @@ def parse_cidr_sloppy(value: object) -> Network | None:
     """netutils.ParseCIDRSloppy: address/prefix, host bits allowed; the network Go's IPNet.String() prints."""
     if not isinstance(value, str):
         return None
-    return _cidr_cached(value) if len(value) <= CACHED_LENGTH else _cidr(value)
+    return _cidr(value)
 
 
+@remembered(64)
 def _cidr(value: str) -> Network | None:
     address, slash, prefix = value.partition("/")
     bits = parse_uint(prefix) if slash else None
@@ -184,9 +180,6 @@ def _cidr(value: str) -> Network | None:
     if bits >= 96 and mapped >> 32 == _MAPPED_PREFIX:
         return ipaddress.IPv4Network((mapped & 0xFFFFFFFF, bits - 96))
     return network
-
-
-_cidr_cached = functools.lru_cache(maxsize=4096)(_cidr)
 
 
 # --------------------------------------------------------------------------- host:port and ports

@@ -9,9 +9,8 @@ hand and linear.
 
 from __future__ import annotations
 
-import functools
-
 from ..model import go_quote
+from .memo import remembered
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -19,17 +18,11 @@ _ALNUM = _LETTERS | frozenset("0123456789")
 _SCHEME_REST = _ALNUM | frozenset("+-.")
 _USERINFO = _ALNUM | frozenset("-._:~!$&'()*+,;=%@")
 _HOST = _ALNUM | frozenset("-_.~!$&'()*+,;=:[]<>\"")  # what shouldEscape(c, encodeHost) lets through
-# Files repeat the same endpoints and issuers in every document: URLs up to this length are parsed
-# once and remembered (longer ones each time, so hostile input cannot fill the memory).
-CACHED_LENGTH = 256
 
 
+@remembered(256)
 def parse_url(url: str) -> tuple[str, str | None]:
     """(scheme lower-cased, error) of url.Parse; the error reads as Go's *url.Error prints it, or is None."""
-    return _parse_url_cached(url) if len(url) <= CACHED_LENGTH else _parse_url(url)
-
-
-def _parse_url(url: str) -> tuple[str, str | None]:
     before, hash_sign, fragment = url.partition("#")
     scheme, reason = _parse(before)
     if reason:
@@ -39,9 +32,6 @@ def _parse_url(url: str) -> tuple[str, str | None]:
         if bad:
             return scheme, f"parse {go_quote(url)}: {bad}"
     return scheme, None
-
-
-_parse_url_cached = functools.lru_cache(maxsize=4096)(_parse_url)
 
 
 def _parse(url: str) -> tuple[str, str | None]:
