@@ -1,23 +1,25 @@
 """Bytes to documents: decoding, composition with positions, and one diagnostic for a file that cannot be read.
 
 Documents are composed by libyaml and built by `construct`; positions come from the composed
-nodes only when a finding needs one. Nodes take about 40 bytes per byte of text: a large file
-keeps only its text and values, and composes again the documents a finding is placed in.
+nodes only when a finding needs one. Nodes take about 40 bytes per byte of text: under validate a
+large file keeps only its text, its values and each document's Span (see positions.py).
 """
 
 from __future__ import annotations
 
 import codecs
 import gc
-import re
 from typing import Any, NamedTuple
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import Node
 
-from .construct import MAX_EXPANDED_NODES, PLAIN_TAG, AliasBomb, BudgetBuilder, Builder, NodeLoader, placed_problems
-from .model import Anchor, Path, Severity
+from .construct import MAX_EXPANDED_NODES, AliasBomb, BudgetBuilder, Builder, NodeLoader, placed_problems
+from .model import Severity
 from .options import DEFAULT_MAX_FILE_SIZE
+from .positions import Locator, Span, SpanLocator, position, span_of, span_start
+
+__all__ = ["Document", "FileProblem", "Locator", "SourceFile", "decode", "load_bytes", "parse", "position", "too_large"]
 
 
 class FileProblem(NamedTuple):
@@ -30,23 +32,13 @@ class FileProblem(NamedTuple):
     severity: Severity = Severity.ERROR
 
 
-class Span(NamedTuple):
-    """Where a document's text is, to compose it again: from the start of the line after the
-    previous document (past `...` and comment lines) to where the next one's span starts."""
-
-    start: int  # character offset
-    line: int  # 0-based line of `start`
-    root_line: int  # 0-based line and column of the root node, to check the second composition by
-    root_column: int
-
-
 class Document(NamedTuple):
     index: int
     data: Any
-    root: Node | None  # None when the file was too large to keep its nodes (SourceFile.locator composes it again)
+    root: Node | None  # None when the file was too large to keep its nodes (then span is set)
     problems: list  # KeyProblem: duplicate keys
     ambiguous: list  # (path, written, value, line, column) of scalars YAML 1.2 reads differently
-    span: Span | None = None  # set when root is None
+    span: Span | None = None  # where its text and top level are, for SourceFile.locator
 
 
 class SourceFile:
@@ -61,30 +53,14 @@ class SourceFile:
         self.problems: list[FileProblem] = problems or []
         self.composed: str | None = None  # the text as composed, when documents are composed again from it
 
-    def locator(self, position: int) -> Locator:
-        """Positions in the document at `position`, composing it again when its nodes were not kept."""
+    def locator(self, position: int) -> Locator | SpanLocator:
+        """Positions in the document at `position`, from its nodes or, when they were not kept, from its span."""
         document = self.documents[position]
         if document.root is not None:
             return Locator(document.root)
-        text, span = self.composed or "", document.span
-        assert span is not None
-        following = self.documents[position + 1].span if position + 1 < len(self.documents) else None
-        end = following.start if following is not None else len(text)
-        try:
-            root = _first_root(text[span.start : end])
-        except (yaml.YAMLError, RecursionError):
-            root = None
-        if root is not None and (root.start_mark.line + span.line, root.start_mark.column) == (span.root_line, span.root_column):
-            return Locator(root, span.line)
-        # The span did not compose as the document did within the file: compose the file up to it.
-        loader = NodeLoader(text)
-        try:
-            for _document in range(position + 1):
-                loader.check_node()
-                root = loader.get_node()
-            return Locator(root)
-        finally:
-            loader.dispose()
+        following = position + 1 < len(self.documents)
+        end = self.documents[position + 1].span.start if following else None  # type: ignore[union-attr]
+        return SpanLocator(self.composed or "", document.span, end, position)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- decoding
@@ -155,11 +131,10 @@ def _syntax_problem(err: yaml.YAMLError, text: str) -> FileProblem:
     return FileProblem("yaml-syntax", message, mark.line + 1, mark.column + 1)
 
 
-# Nodes of a file up to this many characters are kept (up to about 40 MB): most configuration files
-# are far smaller and never need a second composition. A larger file composes again only the
-# documents that have findings, one at a time.
-KEEP_NODES_UP_TO = 1 << 20
-_LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as one line break
+# Nodes of a file up to this many characters are kept (about 10 MB of them): most configuration
+# files are smaller. A larger file keeps each document's Span (positions.py) instead, which places
+# findings at the top level and composes a document again for a deeper one.
+KEEP_NODES_UP_TO = 1 << 18
 
 
 def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = True) -> SourceFile:
@@ -212,10 +187,8 @@ def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = T
             if keep:
                 source.documents.append(Document(index, data, root, problems, ambiguous))
             else:
-                mark = root.start_mark
-                span = Span(start, start_line, mark.line, mark.column)
-                source.documents.append(Document(index, data, None, problems, ambiguous, span))
-                start, start_line = _span_start(text, root.end_mark)
+                source.documents.append(Document(index, data, None, problems, ambiguous, span_of(root, start, start_line)))
+                start, start_line = span_start(text, root.end_mark)
                 root = builder = None  # freed before the next document is composed
             index += 1
     except yaml.YAMLError as err:
@@ -229,111 +202,9 @@ def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = T
     return source
 
 
-def _span_start(text: str, end: Any) -> tuple[int, int]:
-    """(offset, line) of the first line after a document's root that a document can start on:
-    past the rest of the root's last line and any blank, comment and document end ("...") lines."""
-    index, line = end.index, end.line
-    if end.column:
-        found = _LINE_BREAK.search(text, index)
-        if found is None:
-            return len(text), line
-        index, line = found.end(), line + 1
-    while found := _LINE_BREAK.search(text, index):
-        if not _skipped(text, index, found.start()):
-            break
-        index, line = found.end(), line + 1
-    return index, line
-
-
-def _skipped(text: str, start: int, stop: int) -> bool:
-    """Whether the line text[start:stop] is blank, a comment or a document end marker."""
-    at = start
-    while at < stop and text[at] in " \t":
-        at += 1
-    if at == stop or text[at] == "#":
-        return True
-    return text.startswith("...", start, stop) and (start + 3 == stop or text[start + 3] in " \t")
-
-
-def _first_root(text: str) -> Node | None:
-    loader = NodeLoader(text)
-    try:
-        return loader.get_node() if loader.check_node() else None
-    finally:
-        loader.dispose()
-
-
 def load_bytes(name: str, data: bytes, *, max_size: int = DEFAULT_MAX_FILE_SIZE, keep_nodes: bool = True) -> SourceFile:
     text, problem = decode(name, data, max_size)
     if problem is not None:
         return SourceFile(name, problems=[problem])
     assert text is not None
     return parse(name, text, json_like=name.endswith(".json"), keep_nodes=keep_nodes)
-
-
-# --------------------------------------------------------------------------- positions
-
-
-class Locator:
-    """Line and column of paths in one composed document.
-
-    A mapping is indexed (its own keys, then the keys it merges) the first time a path passes
-    through it, so each finding costs one look-up per path segment however wide the mapping is.
-    """
-
-    __slots__ = ("_indexes", "line_offset", "root")
-
-    def __init__(self, root: Node, line_offset: int = 0) -> None:
-        self.root = root
-        self.line_offset = line_offset  # lines of the file before the text the root was composed from
-        self._indexes: dict[int, dict[str, tuple[Node, Node]]] = {}
-
-    def position(self, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
-        """1-based line and column for a path: its value, its key, or the nearest enclosing node."""
-        node = self.root
-        for depth, segment in enumerate(path):
-            key_node, child = self._lookup(node, segment)
-            if child is None:
-                # Missing: point at the enclosing object (its key if it has one).
-                break
-            last = depth == len(path) - 1
-            if last and anchor is not Anchor.VALUE and key_node is not None:
-                node = key_node
-                break
-            node = child
-        mark = node.start_mark
-        return mark.line + 1 + self.line_offset, mark.column + 1
-
-    def _lookup(self, node: Node, segment: Any) -> tuple[Node | None, Node | None]:
-        """The (key node, value node) for one path segment."""
-        if isinstance(node, MappingNode) and isinstance(segment, str):
-            return self._keys(node).get(segment, (None, None))
-        if isinstance(node, SequenceNode) and isinstance(segment, int) and 0 <= segment < len(node.value):
-            return None, node.value[segment]
-        return None, None
-
-    def _keys(self, node: MappingNode) -> dict[str, tuple[Node, Node]]:
-        """Key -> (key node, value node): the last of a repeated key, a merged key only when not written."""
-        index = self._indexes.get(id(node))
-        if index is not None:
-            return index
-        index = self._indexes[id(node)] = {}  # registered first: a merge that leads back here stops
-        own: dict[str, tuple[Node, Node]] = {}
-        merges = []
-        for key_node, value_node in node.value:
-            if key_node.tag == PLAIN_TAG and key_node.value == "<<":
-                merges.append(value_node)
-            elif isinstance(key_node, ScalarNode):
-                own[key_node.value] = (key_node, value_node)
-        for merge in merges:
-            for source in merge.value if isinstance(merge, SequenceNode) else [merge]:
-                if isinstance(source, MappingNode):
-                    for key, entry in self._keys(source).items():
-                        index.setdefault(key, entry)
-        index.update(own)
-        return index
-
-
-def position(root: Node, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
-    """1-based line and column for one path (for many paths in a document, keep a Locator)."""
-    return Locator(root).position(path, anchor)

@@ -1,8 +1,9 @@
 """Large files keep their text and values, not their nodes: findings are placed exactly as with nodes kept.
 
 A file over source.KEEP_NODES_UP_TO characters drops each document's nodes once its values are
-built, and composes a document again (from its own span of the text) when a finding needs a
-position. Lowering the limit to 0 sends every file down that path.
+built and keeps its Span: findings at the top level are placed from it, deeper ones from the
+document composed again from its span of the text. Lowering the limit to 0 sends every file
+down that path.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ TEXTS = {
     "anchors": "--- &a\n" + POLICY + "--- &b\napiVersion: audit.k8s.io/v1\nkind: Policy\nrules: &r [{level: None, z: 1}]\nextra: *r\n",
     "wide characters": "# é😀\n" + POLICY + "---\n# ünï 😀😀\n" + POLICY.replace("bogus", "bögus"),
     "syntax error after": POLICY + "---\n" + POLICY + "---\n[unclosed\n",
+    "top-level fields": "apiVersion: audit.k8s.io/v1\nkind: Policy\nbogus: 1\nrules: []\nbogus: 2\n---\napiVersion: audit.k8s.io/v1\n"
+    "kind: Policy\n'<<': {a: 1}\n---\nbase: &b {apiVersion: audit.k8s.io/v1, kind: Policy, rules: [], x: 1}\n<<: *b\n---\n- a\n- b\n",
 }
 
 
@@ -70,7 +73,7 @@ def test_json_with_tabs(nodes_never_kept) -> None:
 def test_a_span_that_composes_differently_is_not_trusted(nodes_never_kept, monkeypatch) -> None:
     # Every span made to start at the top of the file: the second composition finds the wrong
     # document there and composes the file up to the right one instead.
-    monkeypatch.setattr(source, "_span_start", lambda text, end: (0, 0))
+    monkeypatch.setattr(source, "span_start", lambda text, end: (0, 0))
     text = TEXTS["end markers and comments"]
     assert placed("t.yaml", text, keep_nodes=False) == [
         (line, 23, "unknown-field", "rules[0].bogus", d) for d, line in ((1, 3), (2, 8), (3, 15))
