@@ -25,6 +25,8 @@ RECOMMENDED = (
 
 @rule(KIND)
 def check_bootstrap_file(doc: dict, ctx: Context) -> Iterator[Finding]:
+    if len(ctx.siblings) == 1 and not ctx.bootstrap:
+        return  # a kubelet file of its own, read by no bootstrap tool: nothing to agree with or repeat
     yield from check(doc, ctx)
     if not bootstrap_file(ctx).kinds & {"InitConfiguration", "ClusterConfiguration"} or ctx.bootstrap == "join":
         return  # a kubelet file of its own: nothing to agree with
