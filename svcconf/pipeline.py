@@ -315,18 +315,20 @@ def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, i
 
 
 def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
-    import heapq
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    # Chunks of equal total size (largest files first, each to the lightest chunk) keep every
-    # worker busy to the end; the order of results is restored afterwards.
-    chunks: list[list[int]] = [[] for _ in range(jobs * 4)]
-    lightest = [(0, number) for number in range(len(chunks))]
-    for index in sorted(range(len(files)), key=sizes.__getitem__, reverse=True):
-        load, number = heapq.heappop(lightest)
-        chunks[number].append(index)
-        heapq.heappush(lightest, (load + sizes[index] + 1, number))
+    # Chunks are runs of files in their order, of about equal size. A folder's files are mostly of
+    # one kind, so each worker meets fewer kinds (and compiles fewer schemas, imports fewer rules)
+    # than if files were dealt out one by one; a worker takes the next chunk when it is done with
+    # one, which evens out the end. Results come back in the order of the files.
+    count = jobs * 4
+    total = sum(sizes) + len(sizes)
+    chunks: list[list[str]] = [[] for _ in range(count)]
+    before = 0
+    for path, size in zip(files, sizes):
+        chunks[min(count - 1, before * count // total)].append(path)
+        before += size + 1
     chunks = [c for c in chunks if c]
     # What every file needs is read before forking, so that the workers share it. The collector
     # leaves the inherited objects alone (gc.freeze): walking them would copy every page they sit on.
@@ -335,17 +337,17 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
     catalog.aliases()
     gc.freeze()
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    results: list[FileResult | None] = [None] * len(files)
+    results: list[FileResult] = []
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            batches = pool.map(_check_many, [[files[i] for i in c] for c in chunks], [options] * len(chunks))
-            for chunk, batch in zip(chunks, batches):
-                for index, (documents, skipped, diagnostics) in zip(chunk, batch):
-                    result = results[index] = FileResult([Diagnostic._make(d) for d in diagnostics])
+            for batch in pool.map(_check_many, chunks, [options] * len(chunks)):
+                for documents, skipped, diagnostics in batch:
+                    result = FileResult([Diagnostic._make(d) for d in diagnostics])
                     result.documents, result.skipped = documents, skipped
+                    results.append(result)
     finally:
         gc.unfreeze()
-    return [r for r in results if r is not None]
+    return results
 
 
 def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Report:
