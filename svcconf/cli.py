@@ -59,17 +59,25 @@ def _terminal_width() -> int:
     return (columns or 80) - 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command or, given the name of one, of that command alone.
+
+    A run of one command (the pre-commit hook's `svcconf validate`) need not import the other
+    commands and build their parsers; --help, a mistyped command and --version need them all.
+    """
     parser = Parser(prog="svcconf", description="Lint and migrate control-plane configuration files.")
     parser.add_argument("--version", action="version", version=f"svcconf {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _command_modules():
+    names = _command_modules()
+    module = (command or "").replace("-", "_")
+    for name in [module] if module in names else names:
         importlib.import_module(f".commands.{name}", __package__).add_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help()
