@@ -54,6 +54,7 @@ class DocumentChecker:
     def __init__(self, options: ValidateOptions, file: str) -> None:
         self.options = options
         self.target = options.resolved_target()
+        self.target_text = catalog.format_release(self.target)
         self.field_validation = options.field_validation
         self.file = file
         self.naming = Naming(options.api_domain)
@@ -174,7 +175,7 @@ class DocumentChecker:
         if row is None:
             return
         fmt = catalog.format_release
-        target = fmt(self.target)
+        target = self.target_text
         instead = f"; migrate to {row.replacement}" if row.replacement else "; it has no replacement"
         if row.introduced and self.target < row.introduced:
             yield Finding(
