@@ -32,3 +32,11 @@ def test_no_dependency_is_for_an_unsupported_python() -> None:
 def test_readme_names_the_lowest_version() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "Requirements: Python {}.{} or newer".format(*LOWEST) in readme
+
+
+def test_the_alpine_install_lists_every_dependency_but_the_cel_runtime() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = next(line for line in readme.splitlines() if line.startswith("pip install --no-deps svcconf"))
+    listed = command.split("&& pip install ", 1)[1].split()
+    names = [re.split(r"[<>=;\s]", requirement, maxsplit=1)[0] for requirement in PROJECT["project"]["dependencies"]]
+    assert sorted(listed) == sorted(name for name in names if name != "cel-expr-python")
