@@ -23,12 +23,13 @@ STDIN_NAME = "<stdin>"
 
 
 class FileResult:
-    __slots__ = ("diagnostics", "documents", "skipped")
+    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped")
 
     def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
         self.diagnostics: list[Diagnostic] = diagnostics or []
         self.documents = 0
         self.skipped = 0
+        self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
 
 
 class Report:
@@ -102,6 +103,25 @@ def _regular_size(stream: BinaryIO) -> int | None:
     except (OSError, ValueError):  # a stream without a descriptor (stdin replaced in memory)
         return None
     return status.st_size if stat.S_ISREG(status.st_mode) else None
+
+
+def _not_for_svcconf(source: SourceFile, options: ValidateOptions) -> FileResult | None:
+    """A file that does not parse and names no group svcconf checks (a Helm template, JSON with comments): one skipped document.
+
+    pre-commit passes every YAML and JSON file of a repository; a syntax error in a file that is
+    not configuration svcconf checks is not an error, but it is counted and `-v` lists it.
+    """
+    if not source.problems:
+        return None
+    from .mentions import skip_reason
+
+    reason = skip_reason(source.problems, source.text, Naming(options.api_domain))
+    if reason is None:
+        return None
+    result = FileResult()
+    result.documents = result.skipped = 1
+    result.skip_reason = reason
+    return result
 
 
 def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
@@ -183,7 +203,7 @@ def check_file(path: str, options: ValidateOptions) -> FileResult:
             source = _load(path, name, options.max_file_size)
         except OSError as err:
             return FileResult([Diagnostic(name, 1, 1, "unreadable-file", Severity.ERROR, f"cannot read file: {err.strerror or err}")])
-        return check_source(source, options)
+        return _not_for_svcconf(source, options) or check_source(source, options)
     except Exception as err:  # noqa: BLE001 - one file must not end the run for the others
         message = f"svcconf failed on this file ({type(err).__name__}); please report it. Other files were checked."
         return FileResult([Diagnostic(name, 1, 1, "internal-error", Severity.ERROR, message)])
@@ -253,5 +273,6 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         report.diagnostics.extend(result.diagnostics)
         report.documents += result.documents
         report.skipped += result.skipped
+    report.skipped_paths += [(STDIN_NAME if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason]
     report.diagnostics.sort(key=Diagnostic.sort_key)
     return report
