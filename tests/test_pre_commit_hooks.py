@@ -6,7 +6,8 @@ offline: every uncommitted change is a new revision, hence a new environment). T
 what pre-commit does around a hook instead: it lists the repository's files with `git ls-files`
 (as `--all-files` does), keeps those the hook's `files` and `exclude` regular expressions select
 (`re.search`) and whose identify tags meet `types_or`, and runs the hook's `entry` with them as
-arguments from the top of the repository.
+arguments from the top of the repository. (pre-commit may spread the files over several
+processes, each printing its own summary line; the findings and the exit code are the same.)
 """
 
 from __future__ import annotations
