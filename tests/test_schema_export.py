@@ -29,13 +29,17 @@ class Export:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+        self._validators: dict[str, jsonschema.protocols.Validator] = {}
         self.combined = self.validator("all.json")
 
     def validator(self, relative: str):
-        schema = json.loads((self.folder / relative).read_text(encoding="utf-8"))
-        cls = jsonschema.validators.validator_for(schema)
-        cls.check_schema(schema)
-        return cls(schema)
+        """A validator of the draft the file declares, for a file that is a valid schema of that draft."""
+        if relative not in self._validators:
+            schema = json.loads((self.folder / relative).read_text(encoding="utf-8"))
+            cls = jsonschema.validators.validator_for(schema)
+            cls.check_schema(schema)
+            self._validators[relative] = cls(schema)
+        return self._validators[relative]
 
     def file_for(self, data: dict) -> str | None:
         api_version, kind = data.get("apiVersion"), data.get("kind")

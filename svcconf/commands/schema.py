@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..options import add_domain_argument, add_target_argument
-from . import EXIT_OK, EXIT_USAGE, error
+from . import EXIT_OK, EXIT_USAGE, error, usage
 
 
 def add_parser(commands) -> None:
@@ -23,12 +23,7 @@ def add_parser(commands) -> None:
     add_domain_argument(export)
     add_target_argument(export, help="release the schemas describe: kinds and fields it does not serve yet are left out (default: newest)")
     export.set_defaults(run=run_export)
-    parser.set_defaults(run=lambda args: _usage(parser))
-
-
-def _usage(parser) -> int:
-    parser.print_help()
-    return EXIT_USAGE
+    parser.set_defaults(run=lambda args: usage(parser))
 
 
 def run_export(args) -> int:
@@ -36,12 +31,10 @@ def run_export(args) -> int:
     from ..options import OptionsError, api_domain
 
     try:
-        domain = api_domain(args)
+        written = export(args.directory, api_domain(args), args.naming, args.target_version)
     except OptionsError as err:
         error(str(err))
         return EXIT_USAGE
-    try:
-        written = export(args.directory, domain, args.naming, args.target_version)
     except OSError as err:
         error(f"{err.filename or args.directory}: cannot write the schemas: {(err.strerror or str(err)).lower()}")
         return EXIT_USAGE
