@@ -132,7 +132,7 @@ def _newer(schema: Any, target: Release) -> bool:
 
 
 def combined(schemas: list[EditorSchema]) -> dict:
-    """One schema for every kind: each document is checked against the kind its apiVersion and kind name."""
+    """One schema for every kind: each document is checked against the schema its apiVersion and kind name."""
     definitions: dict[str, Any] = {}
     dispatch = []
     for entry in schemas:
