@@ -3,8 +3,9 @@
 Patterns are gitignore patterns, each relative to the folder it belongs to: the configuration
 file's folder for its `exclude` and `per-file-ignores`, the working directory for `--exclude`, the
 folder of each .gitignore. A path matches however it was given (absolute, relative, `./`-prefixed)
-and from whatever working directory. Matching is pathspec's, imported only when there is a
-pattern or an ignore file to apply: a pre-commit run on a few named files never loads it.
+and from whatever working directory. Matching is pathspec's, imported only when a pattern could
+match a path (it contains the pattern's literal text): a pre-commit run on a few named files
+rarely loads it, even with `exclude` patterns configured.
 """
 
 from __future__ import annotations
@@ -25,6 +26,27 @@ def _spec(lines: tuple[str, ...]) -> Any:
     import pathspec
 
     return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+@lru_cache(maxsize=1024)
+def _literals(lines: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """For each pattern, text that every path it matches contains: its runs between wildcards, up to any `[` or `\\`."""
+    runs = []
+    for line in lines:
+        line = line.rstrip(" ").removeprefix("!")  # a `!` pattern can decide too: it is kept, without its mark
+        if not line or line.startswith("#"):
+            continue
+        cut = min((at for at in (line.find("["), line.find("\\")) if at >= 0), default=len(line))
+        runs.append(tuple(run for part in line[:cut].replace("?", "*").split("*") if (run := part.strip("/"))))
+    return tuple(runs)
+
+
+def _may_match(lines: tuple[str, ...], relative: str) -> bool:
+    """False when no pattern can match `relative`: then pathspec (~20 ms to import) is not needed to say so.
+
+    A pre-commit run names a few files that its exclude patterns rarely concern, and pays nothing.
+    """
+    return any(all(run in relative for run in runs) for runs in _literals(lines))
 
 
 def _under(path: str, base: str) -> str | None:
@@ -55,6 +77,8 @@ class Patterns(NamedTuple):
 
     def verdict(self, relative: str, is_dir: bool) -> tuple[bool | None, str]:
         """(True: matched, False: re-included by a `!` pattern, None: no pattern says; the deciding pattern)."""
+        if not _may_match(self.lines, relative):
+            return None, ""
         result = _spec(self.lines).check_file(relative + "/" if is_dir else relative)
         return result.include, self.lines[result.index] if result.index is not None else ""
 
@@ -103,7 +127,12 @@ def per_file_ignored(name: str, table: dict, config_file: str | None) -> set[str
     relative = _relative(name, base)
     if not relative:
         return set()
-    return {rule for pattern, rules in table.items() if _spec((_as_written(pattern, base),)).match_file(relative) for rule in rules}
+    ignored = set()
+    for pattern, rules in table.items():
+        lines = (_as_written(pattern, base),)
+        if _may_match(lines, relative) and _spec(lines).match_file(relative):
+            ignored.update(rules)
+    return ignored
 
 
 # --------------------------------------------------------------------------- git's ignore files

@@ -185,14 +185,43 @@ def test_a_linked_work_tree_reads_the_shared_info_exclude(tmp_path, monkeypatch)
     assert checked(".") == ["a.yaml"]
 
 
-def test_named_files_without_patterns_do_not_load_the_matcher(tmp_path) -> None:
-    """A pre-commit run names its files: nothing to match, so pathspec is never imported."""
+def test_named_files_no_pattern_concerns_do_not_load_the_matcher(tmp_path) -> None:
+    """A pre-commit run names its files: when no pattern could match them, pathspec (~20 ms) is never imported."""
     tree(tmp_path, "a.yaml")
-    code = "import sys; from svcconf.cli import main; main(['validate', '--no-config', *sys.argv[1:]]); print('pathspec' in sys.modules)"
-    for args, loaded in ((["a.yaml"], "False"), (["--exclude", "x", "a.yaml"], "True")):
+    (tmp_path / ".svcconf.yaml").write_text('exclude: ["**/vendor/**"]\nper-file-ignores:\n  "test/**": [unknown-field]\n')
+    code = "import sys; from svcconf.cli import main; main(['validate', *sys.argv[1:]]); print('pathspec' in sys.modules)"
+    for args, loaded in ((["--no-config", "a.yaml"], "False"), (["a.yaml"], "False"), (["--exclude", "a.*", "a.yaml"], "True")):
         process = subprocess.run([sys.executable, "-c", code, *args], check=False, capture_output=True, text=True, cwd=tmp_path, timeout=60)
-        assert process.stdout.splitlines()[-1] == loaded, process.stderr
+        assert process.stdout.splitlines()[-1] == loaded, (args, process.stdout, process.stderr)
 
 
 def test_paths_in_reports_keep_the_spelling_given(repo) -> None:
     assert checked(os.path.join(".", "a.yaml")) == ["./a.yaml"]
+
+
+def test_a_path_no_pattern_can_match_is_told_apart_without_pathspec() -> None:
+    """Skipping pathspec is only right when it would find no pattern that decides: checked on random patterns and paths."""
+    import random
+    import warnings
+
+    import pathspec
+
+    from svcconf.discovery import _may_match
+
+    rng = random.Random(20261125)
+    pattern_chars = ["a", "b", "ab", "/", "*", "**", "?", "[ab]", "[", "]", "!", "\\", " ", "#", ".", "/**/"]
+    path_chars = ["a", "b", "ab", "/", ".", " ", "#", "!", "[", "*"]
+    disagreements = []
+    for _ in range(3000):
+        lines = tuple("".join(rng.choices(pattern_chars, k=rng.randint(1, 6))) for _ in range(rng.randint(1, 3)))
+        path = "".join(rng.choices(path_chars, k=rng.randint(1, 8))).strip("/") or "a"
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)  # re's warning about `[[` in the regex pathspec builds
+                spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        except ValueError:  # a pattern gitignore cannot read (pathspec refuses it too when it is used)
+            continue
+        for candidate in (path, path + "/"):
+            if not _may_match(lines, candidate) and spec.check_file(candidate).include is not None:
+                disagreements.append((lines, candidate))
+    assert disagreements == []
