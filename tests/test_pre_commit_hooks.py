@@ -154,3 +154,11 @@ def test_migrate_leaves_the_broken_configuration_unchanged_and_fails(repository)
     [error] = [line for line in out.splitlines() if "error [" in line]
     assert error.startswith("config/encryption.yaml:") and "[yaml-syntax]" in error and error.endswith("file left unchanged")
     assert (repository / "config" / "encryption.yaml").read_text(encoding="utf-8") == BROKEN_ENCRYPTION
+
+
+def test_the_readme_quotes_the_default_exclude() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    default = HOOKS["svcconf"]["exclude"]
+    assert HOOKS["svcconf-migrate"]["exclude"] == default
+    assert f"`{default}`" in readme  # pre-commit section
+    assert f"        exclude: {default}\n" in readme  # the local hook for Alpine
