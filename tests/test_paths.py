@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from tests.helpers import run
+from tests.test_linear_input import deadline
 
 # A policy with one warning (unreachable-audit-rule), so that a checked file shows in the report.
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n  - level: None\n    verbs: [watch]\n"
@@ -225,3 +226,26 @@ def test_a_path_no_pattern_can_match_is_told_apart_without_pathspec() -> None:
             if not _may_match(lines, candidate) and spec.check_file(candidate).include is not None:
                 disagreements.append((lines, candidate))
     assert disagreements == []
+
+
+@pytest.mark.parametrize("pattern", ["**/a/**/a/**/b", "*a*a*a*b", "a/**/*b*/**/c"])
+def test_patterns_too_costly_to_match_are_refused(repo, pattern) -> None:
+    result = run("validate", "--exclude", pattern, ".")
+    assert result.code == 2 and "too many wildcards" in result.err
+    (repo / ".svcconf.yaml").write_text(f'exclude: ["{pattern}"]\n', encoding="utf-8")
+    result = run("migrate", ".")
+    assert result.code == 2 and f"exclude in {repo / '.svcconf.yaml'}: {pattern!r}" in result.err
+    (repo / ".svcconf.yaml").write_text(f'per-file-ignores:\n  "{pattern}": [unknown-field]\n', encoding="utf-8")
+    assert run("validate", ".").code == 2
+
+
+def test_a_gitignore_pattern_too_costly_to_match_is_not_applied(tmp_path, monkeypatch) -> None:
+    """A crafted .gitignore and a deep folder chain: matching `**/a/**/a/**/b` at every level would run for minutes."""
+    deep = tmp_path.joinpath("b", *["a"] * 400)
+    deep.mkdir(parents=True)
+    tree(tmp_path, "b.yaml", str(deep.relative_to(tmp_path) / "c.yaml"))
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("**/a/**/a/**/b\n*.yaml\n!c.yaml\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with deadline():
+        assert checked(".") == [str(deep.relative_to(tmp_path) / "c.yaml")]
