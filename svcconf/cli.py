@@ -74,5 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: one line for the user, the traceback on request
         if os.environ.get("SVCCONF_DEBUG"):
             raise
+        if isinstance(err, ImportError) and (err.name or "").startswith("cel_expr_python"):
+            # Not a bug: the CEL runtime has no wheel for some platforms (musl libc); validate runs without it.
+            error(f"this command evaluates CEL expressions and needs cel-expr-python, which cannot be imported here: {err}")
+            return EXIT_USAGE
         error(f"internal error: {type(err).__name__}: {err} (set SVCCONF_DEBUG=1 for the traceback; please report it)")
         return EXIT_USAGE

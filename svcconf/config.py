@@ -55,17 +55,17 @@ def find_config(start: str | None = None) -> str | None:
         folder = parent
 
 
-def read_config(args) -> dict:
-    """The configuration file's settings: --config FILE, else the file found upward, none with --no-config.
+def read_config(args) -> Config:
+    """The configuration file (its path and settings): --config FILE, else the file found upward, none with --no-config.
 
     Raises config.ConfigError (with positions) for a file that cannot be used.
     """
     if args.config:
-        return load_config(args.config).values
+        return load_config(args.config)
     if args.no_config:
-        return {}
+        return Config()
     found = find_config()
-    return load_config(found).values if found is not None else {}
+    return load_config(found) if found is not None else Config()
 
 
 def load_config(path: str) -> Config:

@@ -21,15 +21,11 @@ page, or a file of another repository), optionally followed by `: ` and the func
 from __future__ import annotations
 
 import functools
+import tomllib
 from pathlib import Path
 from typing import NamedTuple
 
 from .model import Severity
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
 
 DOC_FOLDERS = ("rules", "migrate")
 PACKAGE_DIR = Path(__file__).parent

@@ -31,13 +31,18 @@ def _cases():
 
 CASES = _cases()
 ABSENT = "../shared/corpus is not present" if not (CORPUS / "SOURCES.tsv").exists() else "no corpus file in SVCCONF_CORPUS_AREAS"
+# Labelled `error` for its syntax error, and it names no API group: svcconf now skips such a file
+# (pre-commit passes Helm templates and JSON with comments too), counts it and lists it with -v.
+NOT_CONFIGURATION = {"mixed/stackrox__kube-linter__pkg__command__lint__testdata__invalid.yaml"}
 
 
 @pytest.mark.parametrize("row", params_or_skip(CASES, ABSENT, ids=lambda r: r["local_path"]))
 def test_corpus_file_matches_its_label(row) -> None:
     result = check_file(str(CORPUS / row["local_path"]), ValidateOptions(jobs=1))
     errors = [f"{d.line}:{d.column} {d.rule} {d.path_text}: {d.message}" for d in result.diagnostics if d.severity == Severity.ERROR]
-    if row["expect"] == "clean":
+    if row["local_path"] in NOT_CONFIGURATION:
+        assert (errors, result.skipped) == ([], 1) and result.skip_reason, result.skip_reason
+    elif row["expect"] == "clean":
         assert errors == [], row["why"]
     else:
         assert errors, f"expected an error: {row['why']}"

@@ -26,6 +26,7 @@ NOT_A_FILE = {
     "empty-file": "a file of zero bytes has no text to show (tests/test_bad_input.py)",
     "encoding-error": "the example is a byte that UTF-8 text cannot hold (tests/test_bad_input.py)",
     "binary-file": "the example is a NUL byte in a binary file (tests/test_bad_input.py)",
+    "cel-not-checked": "a machine without the CEL runtime (tests/test_cel_optional.py)",
 }
 # Rules whose fix is outside the file: a file deployed on the node, or flags instead of a file.
 FIX_OUTSIDE_THE_FILE = {

@@ -49,6 +49,7 @@ def add_parser(commands) -> None:
         "--fs-checks", action="store_true", help="also check files named by absolute paths (kubeconfigs, plugin configs): run on the node"
     )
     add_shared_arguments(parser)
+    parser.add_argument("-v", "--verbose", action="store_true", help="list on stderr each file or folder left unchecked, and why")
     parser.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output (default: auto; NO_COLOR is honoured)"
     )
@@ -108,6 +109,9 @@ def run(args) -> int:
         return EXIT_USAGE
     with output as stream:
         render(report, args.format, stream, color=args.format == "text" and _use_color(args.color, stream))
+    if args.verbose:
+        for path, why in report.skipped_paths:
+            error(f"{path}: skipped: {why}")
     for path in report.unreadable:
         error(f"{path}: no such file or folder")
     # A path that cannot be read is not a finding about configuration: the run itself failed.

@@ -17,6 +17,7 @@ from yaml.nodes import ScalarNode
 
 from ..catalog import canonical, format_release, lifecycle
 from ..construct import PLAIN_TAG, STR_TAG
+from ..mentions import skip_reason
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..naming import UPSTREAM_DOMAIN, Naming
 from ..options import MigrateOptions
@@ -225,6 +226,8 @@ def _describe(unit: Unit) -> tuple[str, str]:
 def migrate_text(name: str, text: str, options: MigrateOptions, outcome: FileOutcome) -> str | None:
     """The migrated text of a decoded file (None when nothing changes); diagnostics go to outcome."""
     source = parse(name, text, json_like=name.endswith(".json"))
+    if source.problems and skip_reason(source.problems, text, Naming(options.api_domain)):
+        return None  # not YAML, and not configuration svcconf converts (a Helm template): left as it is
     if source.problems:
         for problem in source.problems:
             outcome.diagnostics.append(
