@@ -44,6 +44,7 @@ class ValidateOptions(NamedTuple):
     service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
     fail_on: str = "error"  # the lowest severity that fails the run
+    config_file: str | None = None  # the configuration file these settings came from, named in every report
 
     def resolved_target(self) -> Release:
         from .catalog import lifecycle
@@ -71,11 +72,11 @@ class MigrateOptions(NamedTuple):
 
 
 def release(text: str) -> Release:
-    """An argparse type: `1.31`, `v1.31` or a patch release `1.31.2`."""
-    from .catalog import parse_release
+    """An argparse type: `1.31`, `v1.31` or a patch release `1.31.2`, of a release the lifecycle table covers."""
+    from .catalog import known_release
 
     try:
-        return parse_release(text)
+        return known_release(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
@@ -115,11 +116,42 @@ def _config_release(config: dict, key: str) -> Release | None:
     return parse_release(config[key]) if key in config else None
 
 
-def validate_options(args: argparse.Namespace, config: dict[str, Any]) -> ValidateOptions:
-    """`svcconf validate`'s options from its flags and the configuration file's settings."""
+def _rules(flag: str, names, *, wildcard: bool = False) -> tuple[str, ...]:
+    """Rule ids for rule ids and area names; a name that is neither is a usage error, never an empty selection."""
+    if not names:
+        return ()  # the rule docs are read only when a name needs checking
+    from .docs import UnknownRule, expand_rules
+
+    try:
+        return expand_rules(names, wildcard=wildcard)
+    except UnknownRule as err:
+        raise OptionsError(f"{flag}: {err}") from None
+
+
+def _is_rule_id(name: str) -> bool:
+    from .docs import rule_areas
+
+    return name in rule_areas()
+
+
+def validate_options(args: argparse.Namespace, config: dict[str, Any], config_file: str | None = None) -> ValidateOptions:
+    """`svcconf validate`'s options from its flags and the configuration file's settings (read from `config_file`)."""
     from .model import Severity
 
-    select = args.select if args.select is not None else config.get("select", [])
+    # The configuration file's rule names were checked with their positions when it was read.
+    select = (
+        _rules("--select", args.select, wildcard=True)
+        if args.select is not None
+        else _rules("select", config.get("select", []), wildcard=True)
+    )
+    ignore = (*_rules("ignore", config.get("ignore", []), wildcard=True), *_rules("--ignore", args.ignore or [], wildcard=True))
+    severity = {}
+    # Areas first, so that a rule's own entry wins over its area's whatever their order in the file.
+    for name, level in sorted(config.get("severity", {}).items(), key=lambda item: _is_rule_id(item[0])):
+        severity.update(dict.fromkeys(_rules("severity", [name]), Severity.parse(level)))
+    per_file_ignores = {
+        glob: _rules("per-file-ignores", names, wildcard=True) for glob, names in config.get("per-file-ignores", {}).items()
+    }
     return ValidateOptions(
         target=args.target_version or _config_release(config, "target-version"),
         api_domain=api_domain(args, config),
@@ -127,14 +159,15 @@ def validate_options(args: argparse.Namespace, config: dict[str, Any]) -> Valida
         max_file_size=args.max_file_size or DEFAULT_MAX_FILE_SIZE,
         exclude=(*config.get("exclude", []), *args.exclude),
         jobs=args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1),
-        select=tuple(select),
-        ignore=(*config.get("ignore", []), *(args.ignore or [])),
-        severity={rule: Severity.parse(level) for rule, level in config.get("severity", {}).items()},
-        per_file_ignores=dict(config.get("per-file-ignores", {})),
+        select=() if "*" in select else select,  # every rule, as no selection
+        ignore=ignore,
+        severity=severity,
+        per_file_ignores=per_file_ignores,
         bootstrap=args.bootstrap,
         service_account_issuers=(*config.get("service-account-issuers", []), *args.service_account_issuer),
         fs_checks=args.fs_checks,
         fail_on=args.fail_on or config.get("fail-on", "error"),
+        config_file=config_file,
     )
 
 

@@ -90,7 +90,7 @@ def run(args) -> int:
 
     # The same configuration file and shared settings as validate: releases, domain, excluded paths.
     try:
-        options = migrate_options(args, read_config(args))
+        options = migrate_options(args, read_config(args).values)
     except ConfigError as err:
         return config_error(err)
     except OptionsError as err:
