@@ -3,14 +3,14 @@
 
     python bench/migrate_bench.py [--documents N] [--seed S] [--json FILE]
 
-The corpus is bench/make_corpus.py's, then every tenth document is moved back to an old version:
+The corpus is bench/make_corpus.py's audit-encryption corpus, then every tenth document is moved back to an old version:
 audit Policies to audit.k8s.io/v1beta1 and EncryptionConfigurations to the legacy
 `v1 EncryptionConfig` (scalar splices), ClusterRoles to rbac v1beta1 (a splice) and Deployments to
 extensions/v1beta1 (a structural rewrite through ruamel). Both figures are measured in-process on
 one core, on the same files, as the median of 3 interleaved repetitions:
 
 - migrate: read every file and compute its migrated bytes (`svcconf.migrate.migrate_bytes`; nothing is written);
-- validate: `svcconf.pipeline.validate([corpus], ValidateOptions(jobs=1))`.
+- validate: `svcconf.validate([corpus], ValidateOptions(jobs=1))`.
 
 Printed: documents per second of each and migrate/validate. The target is >= 1,000 docs/s for migrate.
 """
@@ -74,11 +74,10 @@ def measure_migrate(files: list[Path]) -> tuple[float, int, int]:
 
 
 def measure_validate(corpus: Path) -> tuple[float, int]:
-    from svcconf.options import ValidateOptions
-    from svcconf.pipeline import validate
+    from timing import validate
 
     start = time.perf_counter()
-    report = validate([str(corpus)], ValidateOptions(jobs=1))
+    report = validate([str(corpus)])
     return time.perf_counter() - start, report.documents
 
 
@@ -90,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="svcconf-migrate-bench-") as folder:
         corpus = Path(folder) / "corpus"
-        make_corpus.generate(corpus, args.documents, args.seed)
+        make_corpus.generate(corpus, args.documents, args.seed, corpus_kind="audit-encryption")
         documents, aged = age(corpus)
         files = sorted(p for p in corpus.rglob("*") if p.suffix in (".yaml", ".yml"))
         measure_migrate(files[:1])  # imports and table loading, untimed

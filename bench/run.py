@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""svcconf benchmark: throughput against bare libyaml composition, parallel speed-up, one-file wall time.
+"""svcconf benchmark: throughput by kind against bare composition, growth, peak memory, workers and start-up.
 
-    python bench/run.py [--corpus DIR] [--documents N] [--seed S] [--json FILE]
+    python bench/run.py [--quick] [--corpus DIR | --corpus-kind KIND --documents N --seed S] [--json FILE]
 
 Run it with the project's Python (the one svcconf is installed in). Without --corpus it generates
-the corpus (bench/make_corpus.py) in a temporary folder and removes it afterwards.
+the corpus (bench/make_corpus.py) in a temporary folder and removes it afterwards; the growth,
+memory and worker measurements build their files there too. --quick runs everything small.
 
 Everything is measured in one run and reported as figures and ratios. The machine is shared and
 noisy, so absolute figures move from run to run; ratios taken within one run hold much better.
-Each throughput figure is the median of 3 repetitions and each command the median of 9, with the
-measurements interleaved so that a slow spell of the machine hits all of them alike.
+Repeated measurements are interleaved (a, b, c, a, b, c, ...) so that a slow spell of the machine
+hits all of them alike, and each figure is the median of its repetitions.
 
 Standard library plus PyYAML; svcconf is imported only by the measurements that run it.
 """
@@ -20,121 +21,107 @@ import argparse
 import json
 import os
 import platform
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import make_corpus
-
-REPEATS = 3  # throughput measurements a, b, c
-COMMAND_RUNS = 9  # one-file commands d
-SUFFIXES = (".yaml", ".yml", ".json")  # what `svcconf validate DIR` reads
-
-
-# --------------------------------------------------------------------------- corpus
+import report
+import scaling
+import startup
+from timing import compose, corpus_files, interleaved, load_average, median, ratio, timed, validate
 
 
-def corpus_files(corpus: str) -> list[str]:
-    """The files svcconf validate reads in a folder, in its order (hidden folders skipped)."""
-    found = []
-    for folder, dirs, names in os.walk(corpus):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
-        found.extend(os.path.join(folder, n) for n in sorted(names) if n.endswith(SUFFIXES))
-    return found
+class Settings(NamedTuple):
+    documents: int  # of the generated corpus
+    repeats: int  # in-process measurements
+    command_runs: int  # one-file commands and the handful of files
+    tree_runs: int  # commands on the whole corpus
+    growth_documents: int  # N of the N vs 10N documents check
+    growth_files: int  # F of the F vs 10F files check
+    tree_documents: int  # of the tree whose peak memory is measured
+    handful: int  # small files of the "few files" worker check
 
 
-def compose(files: list[str]) -> list[int]:
-    """Measurement a: read, decode and compose every file with libyaml; documents per file."""
-    import yaml
+FULL = Settings(make_corpus.DEFAULT_DOCUMENTS, 3, 9, 3, 100, 100, 100_000, 5)
+QUICK = Settings(600, 2, 5, 2, 20, 20, 5_000, 5)
 
-    loader = yaml.CSafeLoader
-    counts = []
+
+# --------------------------------------------------------------------------- throughput
+
+
+def kind_folders(corpus: str, files: list[str]) -> dict[str, list[str]]:
+    """The corpus's files grouped by top-level sub-folder (one per kind in a generated corpus)."""
+    groups: dict[str, list[str]] = {}
     for path in files:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        documents = 0
-        try:  # a corpus of real files may hold broken ones: count what composes, as svcconf keeps it
-            for _node in yaml.compose_all(data.decode("utf-8"), Loader=loader):
-                documents += 1
-        except (UnicodeDecodeError, yaml.YAMLError):
-            pass
-        counts.append(documents)
-    return counts
+        parts = os.path.relpath(path, corpus).split(os.sep)
+        groups.setdefault(parts[0] if len(parts) > 1 else ".", []).append(path)
+    return dict(sorted(groups.items()))
 
 
-def pick_file(files: list[str], counts: list[int], corpus: str, mistakes) -> str:
-    """A typical file for the one-file timings: 10-20 documents, no deliberate mistake, median size."""
-    flawed = {os.path.join(corpus, row[0]) for row in mistakes or ()}
-    candidates = [f for f, n in zip(files, counts) if 10 <= n <= 20 and f not in flawed]
-    candidates = candidates or [f for f, n in zip(files, counts) if 10 <= n <= 20]
-    if not candidates:  # a small corpus: the file with the most documents
-        return max(zip(counts, files))[1]
-    candidates.sort(key=lambda f: (os.path.getsize(f), f))
-    return candidates[len(candidates) // 2]
+def measure_throughput(corpus: str, files: list[str], documents: int, repeats: int) -> tuple[dict, object, object]:
+    """a: bare composition, b: svcconf with one job, c: with two (in-process); reports of b and c for the check."""
+    reports: dict = {}
+
+    def keep(key: str, jobs: int):
+        return lambda: reports.setdefault(key, validate([corpus], jobs))
+
+    samples = interleaved({"a": lambda: compose(files), "b": keep("b", 1), "c": keep("c", 2)}, repeats)
+    figures = {}
+    for key, taken in samples.items():
+        figures[key] = {"docs_per_s": documents / median(taken), "median_s": median(taken), "samples_s": taken}
+    figures["b_over_a"] = ratio(figures["b"]["docs_per_s"], figures["a"]["docs_per_s"])
+    figures["c_over_b"] = ratio(figures["c"]["docs_per_s"], figures["b"]["docs_per_s"])
+    return figures, reports["b"], reports["c"]
 
 
-# --------------------------------------------------------------------------- measurements
+def measure_kinds(corpus: str, groups: dict[str, list[str]], counts: dict[str, int], repeats: int) -> dict[str, dict]:
+    """Per kind folder: bare composition of its files and svcconf (one job, in-process) on the folder."""
+    measurements = {}
+    for kind, files in groups.items():
+        paths = files if kind == "." else [os.path.join(corpus, kind)]
+        measurements[f"{kind} compose"] = lambda f=files: compose(f)
+        measurements[f"{kind} svcconf"] = lambda p=paths: validate(p)
+    samples = interleaved(measurements, repeats)
+    svcconf_total = sum(median(samples[f"{kind} svcconf"]) for kind in groups)
+    result = {}
+    for kind, files in groups.items():
+        a, b = median(samples[f"{kind} compose"]), median(samples[f"{kind} svcconf"])
+        n = counts[kind]
+        result[kind] = {
+            "files": len(files),
+            "documents": n,
+            "bytes": sum(os.path.getsize(f) for f in files),
+            "compose_docs_per_s": n / a if a else None,
+            "svcconf_docs_per_s": n / b if b else None,
+            "svcconf_ms_per_doc": 1000 * b / n if n else None,
+            "b_over_a": ratio(a, b),
+            "share_of_svcconf_time": ratio(b, svcconf_total),
+        }
+    return result
 
 
-def timed(function, *args):
-    start = time.perf_counter()
-    result = function(*args)
-    return time.perf_counter() - start, result
-
-
-def svcconf_validate(corpus: str, jobs: int):
-    """Measurements b and c: the library entry point behind `svcconf validate`, without rendering."""
-    from svcconf.options import ValidateOptions
-    from svcconf.pipeline import validate
-
-    return validate([corpus], ValidateOptions(jobs=jobs))
-
-
-# Commands run as an installed tool runs: with byte-code caches (pip writes them at install time).
-COMMAND_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def run_command(argv: list[str], cwd: str, ok: tuple[int, ...] = (0,)) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(
-        argv, check=False, cwd=cwd, env=COMMAND_ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    elapsed = time.perf_counter() - start
-    if done.returncode not in ok:
-        raise SystemExit(f"bench: {' '.join(argv)} exited {done.returncode}:\n{done.stderr.decode(errors='replace')[-2000:]}")
-    return elapsed
-
-
-def find_script(name: str) -> str | None:
-    """A console script of the running Python's environment (the venv), else one on PATH."""
-    beside = Path(sys.executable).parent / name  # not resolved: a venv's python is a symlink
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return str(beside)
-    return shutil.which(name)
-
-
-def check_report(report, corpus: str, documents: int, mistakes) -> dict:
-    """Does svcconf's report fit the corpus: same document count, errors exactly where mistakes were put?"""
+def check_report(report_b, report_c, corpus: str, documents: int, mistakes) -> dict:
+    """Does svcconf's report fit the corpus: same document count, errors exactly where mistakes were put, same with 2 jobs?"""
     from svcconf.model import Severity
 
     errors: dict[tuple[str, int], set[str]] = {}
-    for d in report.diagnostics:
+    for d in report_b.diagnostics:
         if d.severity == Severity.ERROR:
             errors.setdefault((os.path.relpath(d.file, corpus), d.document or 0), set()).add(d.rule)
     result = {
-        "documents_counted_by_svcconf": report.documents,
+        "documents_counted_by_svcconf": report_b.documents,
         "documents_composed": documents,
-        "errors": report.errors,
-        "warnings": report.warnings,
-        "infos": report.infos,
+        "errors": report_b.errors,
+        "warnings": report_b.warnings,
+        "infos": report_b.infos,
         "documents_with_errors": len(errors),
+        "parallel_report_identical": report_b.diagnostics == report_c.diagnostics and report_b.documents == report_c.documents,
     }
     if mistakes is not None:
         expected = {(row[0], row[1]): set(row[4]) for row in mistakes}
@@ -149,205 +136,129 @@ def check_report(report, corpus: str, documents: int, mistakes) -> dict:
     return result
 
 
-# --------------------------------------------------------------------------- report
-
-
-def _rate(documents: int, seconds: float) -> float:
-    return documents / seconds if seconds > 0 else float("inf")
-
-
-def _ms(seconds: float | None) -> str:
-    return "n/a" if seconds is None else f"{seconds * 1000:.0f} ms"
-
-
-def print_report(r: dict) -> None:
-    c = r["corpus"]
-    m = r["measurements"]
-    print("svcconf benchmark: one run on a shared machine; read the ratios, the absolute figures move between runs")
-    print(
-        f"python {r['python']}, {r['cpus']} cores; corpus {c['path']}: {c['files']} files, {c['documents']} documents, "
-        f"{c['bytes'] / 1e6:.1f} MB" + (f" (generated, seed {c['seed']}, in {c['generated_seconds']:.1f} s)" if c["generated"] else "")
-    )
-    print(f"throughput: median of {REPEATS}; commands: median of {COMMAND_RUNS}; interleaved")
-    print()
-    rows = []
-    for key, label in (
-        ("a", "a  compose, libyaml (CSafeLoader)"),
-        ("b", "b  svcconf validate, jobs=1"),
-        ("c", "c  svcconf validate, jobs=2"),
-    ):
-        x = m[key]
-        rows.append(
-            (label, f"{x['docs_per_s']:,.0f} docs/s", f"{x['median_s']:.2f} s", f"{min(x['samples_s']):.2f}-{max(x['samples_s']):.2f} s")
-        )
-    d = m["d"]
-    f = d["file"]
-    for key, label in (
-        ("svcconf_file", "d  svcconf validate FILE"),
-        ("yamllint_file", "   yamllint -d relaxed FILE"),
-        ("svcconf_help", "   svcconf --help"),
-        ("python_pass", "   python -c pass"),
-    ):
-        x = d[key]
-        rows.append((label, _ms(x["median_s"] if x else None), "", f"{_ms(min(x['samples_s']))}-{_ms(max(x['samples_s']))}" if x else ""))
-    print(f"{'measurement':<34} {'median':>14} {'time':>8}  {'range':>15}")
-    for label, value, seconds, spread in rows:
-        print(f"{label:<34} {value:>14} {seconds:>8}  {spread:>15}")
-    print(f"   FILE = {f['path']} ({f['documents']} documents, {f['bytes']:,} bytes)")
-    print()
-    print("ratios")
-    for key, label in (
-        ("b_over_a", "b/a  svcconf throughput / bare composition"),
-        ("c_over_b", "c/b  speed-up with 2 jobs"),
-        ("svcconf_over_yamllint", "d    svcconf FILE / yamllint FILE"),
-        ("svcconf_file_over_help", "d    svcconf FILE / svcconf --help"),
-        ("svcconf_help_over_python", "d    svcconf --help / python -c pass"),
-    ):
-        value = r["ratios"].get(key)
-        print(f"  {label:<46} {'n/a' if value is None else f'{value:.2f}'}")
-    k = r["check"]
-    print()
-    print(
-        f"check: svcconf read {k['documents_counted_by_svcconf']} documents (composition: {k['documents_composed']}); "
-        f"{k['errors']} errors, {k['warnings']} warnings, {k['infos']} infos; jobs=2 report identical: {k['parallel_report_identical']}"
-    )
-    if "injected_mistakes" in k:
-        print(
-            f"       {k['mistakes_reported_as_expected']} of {k['injected_mistakes']} injected mistakes reported as expected; "
-            f"{len(k['unexpected'])} documents with unexpected errors"
-        )
-        for line in (k["differing"] + k["unexpected"])[:10]:
-            print(f"       ! {line}")
+def pick_small_file(files: list[str], counts: list[int], corpus: str, mistakes) -> str:
+    """A small configuration file as a commit touches it: one document, no deliberate mistake, median size."""
+    flawed = {os.path.join(corpus, row[0]) for row in mistakes or ()}
+    skipped = (os.sep + "manifests" + os.sep, os.sep + "payloads" + os.sep)
+    candidates = [f for f, n in zip(files, counts) if n == 1 and f not in flawed and not any(s in f for s in skipped)]
+    candidates = candidates or [f for f, n in zip(files, counts) if n >= 1] or files
+    candidates.sort(key=lambda f: (os.path.getsize(f), f))
+    return candidates[len(candidates) // 2]
 
 
 # --------------------------------------------------------------------------- main
 
 
-def measure(corpus: str, generated: dict | None) -> dict:
+def measure(corpus: str, work: Path, settings: Settings, seed: int) -> dict:
     files = corpus_files(corpus)
     if not files:
         raise SystemExit(f"bench: no YAML files in {corpus}")
     mistakes = make_corpus.load_mistakes(corpus)
     counts = compose(files)  # untimed survey: documents per file, and a warm page cache
     documents = sum(counts)
-    one_file = pick_file(files, counts, corpus, mistakes)
-
+    per_file = dict(zip(files, counts))
+    small_file = pick_small_file(files, counts, corpus, mistakes)
     try:
-        svcconf_validate(one_file, 1)  # untimed: imports, schema compilation, rule modules
+        validate([small_file])  # untimed: imports, schema compilation, rule modules
     except ImportError as err:
-        raise SystemExit(f"bench: cannot import svcconf ({err}); run with the Python it is installed in, e.g. /work/venv/bin/python")
+        raise SystemExit(f"bench: cannot import svcconf ({err}); run with the Python it is installed in")
+    svcconf_bin = scaling.svcconf_script()
+    steps: dict[str, float] = {}
 
-    samples: dict[str, list[float]] = {"a": [], "b": [], "c": []}
-    report_b = report_c = None
-    for _ in range(REPEATS):
-        seconds, composed = timed(compose, files)
-        assert sum(composed) == documents
-        samples["a"].append(seconds)
-        seconds, report = timed(svcconf_validate, corpus, 1)
-        samples["b"].append(seconds)
-        report_b = report_b or report
-        seconds, report = timed(svcconf_validate, corpus, 2)
-        samples["c"].append(seconds)
-        report_c = report_c or report
-        del report
+    def step(name: str, function, *args):
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)  # the report comes at the end
+        seconds, value = timed(function, *args)
+        steps[name] = seconds
+        return value
 
-    svcconf_bin, yamllint_bin = find_script("svcconf"), find_script("yamllint")
-    if svcconf_bin is None:
-        raise SystemExit("bench: no svcconf console script beside this Python or on PATH")
-    commands = {
-        "svcconf_file": ([svcconf_bin, "validate", "--no-config", one_file], (0, 1)),
-        "yamllint_file": ([yamllint_bin, "-d", "relaxed", one_file], (0, 1)) if yamllint_bin else None,
-        "svcconf_help": ([svcconf_bin, "--help"], (0,)),
-        "python_pass": ([sys.executable, "-c", "pass"], (0,)),
-    }
-    command_samples: dict[str, list[float]] = {k: [] for k, v in commands.items() if v}
-    for key in command_samples:  # untimed: byte-code caches, page cache
-        run_command(commands[key][0], corpus, commands[key][1])
-    for _ in range(COMMAND_RUNS):
-        for key, taken in command_samples.items():
-            taken.append(run_command(commands[key][0], corpus, commands[key][1]))
+    throughput, report_b, report_c = step("throughput", measure_throughput, corpus, files, documents, settings.repeats)
+    groups = kind_folders(corpus, files)
+    kinds = step("kinds", measure_kinds, corpus, groups, {k: sum(per_file[f] for f in fs) for k, fs in groups.items()}, settings.repeats)
+    check = check_report(report_b, report_c, corpus, documents, mistakes)
+    del report_b, report_c
 
-    def throughput(key: str) -> dict:
-        median = statistics.median(samples[key])
-        return {"docs_per_s": _rate(documents, median), "median_s": median, "samples_s": samples[key]}
+    growth_files = scaling.write_growth_files(work / "growth", settings.growth_documents, seed)
+    growth = step("growth", scaling.measure_document_growth, growth_files, settings.repeats)
+    trees = scaling.write_file_trees(corpus, work / "trees", settings.growth_files)
+    file_growth = step("file_growth", scaling.measure_file_growth, trees, settings.repeats)
 
-    def command(key: str) -> dict | None:
-        if key not in command_samples:
-            return None
-        return {"argv": commands[key][0], "median_s": statistics.median(command_samples[key]), "samples_s": command_samples[key]}
+    largest = max([f for pair in growth_files.values() for f in pair] + files, key=os.path.getsize)
+    tree = scaling.write_tree(corpus, work / "memory-tree", settings.tree_documents)
+    memory = step("memory", scaling.measure_memory, svcconf_bin, corpus, small_file, largest, tree)
 
-    m = {"a": throughput("a"), "b": throughput("b"), "c": throughput("c")}
-    m["d"] = {
-        "file": {"path": os.path.relpath(one_file, corpus), "documents": counts[files.index(one_file)], "bytes": os.path.getsize(one_file)},
-        **{key: command(key) for key in commands},
-    }
-    d = m["d"]
+    handful = scaling.small_files(corpus, settings.handful)
+    workers = step("workers", scaling.measure_workers, svcconf_bin, corpus, corpus, handful, settings.tree_runs, settings.command_runs)
+    commands = step("startup", startup.measure_commands, svcconf_bin, small_file, corpus, settings.command_runs)
+    imports = step("imports", startup.measure_imports, small_file, corpus)
 
-    def ratio(x: float | None, y: float | None) -> float | None:
-        return x / y if x is not None and y else None
-
-    def med(key: str) -> float | None:
-        return d[key]["median_s"] if d.get(key) else None
-
-    ratios = {
-        "b_over_a": ratio(m["b"]["docs_per_s"], m["a"]["docs_per_s"]),
-        "c_over_b": ratio(m["c"]["docs_per_s"], m["b"]["docs_per_s"]),
-        "svcconf_over_yamllint": ratio(med("svcconf_file"), med("yamllint_file")),
-        "svcconf_file_over_help": ratio(med("svcconf_file"), med("svcconf_help")),
-        "svcconf_help_over_python": ratio(med("svcconf_help"), med("python_pass")),
-    }
-    check = check_report(report_b, corpus, documents, mistakes)
-    check["parallel_report_identical"] = report_b.diagnostics == report_c.diagnostics and report_b.documents == report_c.documents
     import yaml
 
     return {
-        "version": 1,
+        "version": 2,
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
         "pyyaml": yaml.__version__,
-        "corpus": {
-            "path": corpus,
-            "generated": generated is not None,
-            "seed": generated["seed"] if generated else None,
-            "generated_seconds": generated["seconds"] if generated else None,
-            "files": len(files),
-            "documents": documents,
-            "bytes": sum(os.path.getsize(f) for f in files),
-        },
-        "measurements": m,
-        "ratios": ratios,
+        "settings": settings._asdict(),
+        "corpus": {"path": corpus, "files": len(files), "documents": documents, "bytes": sum(os.path.getsize(f) for f in files)},
+        "throughput": throughput,
+        "kinds": kinds,
         "check": check,
+        "growth": growth,
+        "file_growth": file_growth,
+        "memory": memory,
+        "workers": workers,
+        "startup": {"file": small_file, "file_bytes": os.path.getsize(small_file), **commands},
+        "imports": imports,
+        "step_seconds": steps,
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Benchmark svcconf against bare YAML composition and yamllint.")
+    parser.add_argument("--quick", action="store_true", help="everything small: a run of well under a minute, for development")
     parser.add_argument("--corpus", metavar="DIR", help="an existing corpus folder (default: generate one in a temporary folder)")
+    parser.add_argument("--corpus-kind", choices=make_corpus.CORPUS_KINDS, default=make_corpus.CORPUS_KINDS[0], help="what to generate")
     parser.add_argument(
-        "--documents",
-        type=int,
-        default=make_corpus.DEFAULT_DOCUMENTS,
-        metavar="N",
-        help=f"documents of the generated corpus (default {make_corpus.DEFAULT_DOCUMENTS})",
+        "--documents", type=int, metavar="N", help=f"documents of the generated corpus (default {FULL.documents}, quick {QUICK.documents})"
     )
     parser.add_argument("--seed", type=int, default=make_corpus.DEFAULT_SEED, metavar="S", help="seed of the generated corpus")
+    parser.add_argument(
+        "--growth-documents",
+        type=int,
+        metavar="N",
+        help=f"N of the N vs {scaling.GROWTH}N documents check (default {FULL.growth_documents})",
+    )
+    parser.add_argument(
+        "--tree-documents", type=int, metavar="N", help=f"documents of the peak-memory tree (default {FULL.tree_documents:,})"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures and ratios as JSON to FILE")
     args = parser.parse_args(argv)
+    settings = QUICK if args.quick else FULL
+    for field in ("documents", "growth_documents", "tree_documents"):
+        value = getattr(args, field)
+        if value is not None:
+            if value < 1:
+                parser.error(f"--{field.replace('_', '-')} must be at least 1")
+            settings = settings._replace(**{field: value})
+    if args.corpus and not os.path.isdir(args.corpus):
+        parser.error(f"--corpus {args.corpus}: no such folder")
 
     started = time.perf_counter()
-    if args.corpus:
-        if not os.path.isdir(args.corpus):
-            parser.error(f"--corpus {args.corpus}: no such folder")
-        result = measure(args.corpus, None)
-    else:
-        with tempfile.TemporaryDirectory(prefix="svcconf-bench-") as tmp:
-            corpus = os.path.join(tmp, "corpus")
-            seconds, stats = timed(make_corpus.generate, corpus, args.documents, args.seed)
-            result = measure(corpus, {**stats, "seconds": seconds})
+    load_at_start = load_average()
+    with tempfile.TemporaryDirectory(prefix="svcconf-bench-") as tmp:
+        work = Path(tmp)
+        generated = None
+        corpus = os.path.abspath(args.corpus) if args.corpus else None  # commands run with the corpus as their folder
+        if corpus is None:
+            corpus = str(work / "corpus")
+            seconds, stats = timed(make_corpus.generate, corpus, settings.documents, args.seed, False, args.corpus_kind)
+            generated = {**stats, "seconds": seconds}
+        result = measure(corpus, work, settings, args.seed)
+    result["corpus"]["generated"] = generated
+    result["load_average"] = {"start": load_at_start, "end": load_average()}
     result["total_seconds"] = time.perf_counter() - started
-    print_report(result)
-    print(f"\n(whole run {result['total_seconds']:.0f} s)")
+    report.print_report(result)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(result, handle, indent=2)

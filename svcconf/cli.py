@@ -84,9 +84,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def as_paths(argv: Sequence[str]) -> list[str]:
+    """Arguments that name existing files stay file names, even when they start with `-`.
+
+    pre-commit passes staged file names after the hook's own arguments, so a file named
+    `-oreport.yaml` in a pull request would otherwise be read as `-o report.yaml` and make svcconf
+    write where the file's author chose. Such an argument becomes `./-oreport.yaml`.
+    """
+    return [f"./{arg}" if arg.startswith("-") and arg != "-" and os.path.lexists(arg) else arg for arg in argv]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(as_paths(sys.argv[1:] if argv is None else argv))
     if not hasattr(args, "run"):
         parser.print_help()
         return EXIT_USAGE

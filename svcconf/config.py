@@ -12,6 +12,7 @@ import re
 
 from .model import Diagnostic, Severity
 
+MAX_CONFIG_SIZE = 1024 * 1024  # a configuration file is a few hundred bytes; a pull request may hold a huge one
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "config.schema.json")
 _TOOL_TABLE = re.compile(r"^\[tool\.svcconf\]", re.MULTILINE)
@@ -43,7 +44,7 @@ def find_config(start: str | None = None) -> str | None:
         if os.path.isfile(pyproject):
             try:
                 with open(pyproject, encoding="utf-8") as handle:
-                    text = handle.read()
+                    text = handle.read(MAX_CONFIG_SIZE)
             except (OSError, UnicodeDecodeError):
                 text = ""
             if _TOOL_TABLE.search(text):
@@ -77,11 +78,14 @@ def load_config(path: str) -> Config:
     name = str(path)
     try:
         with open(name, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_CONFIG_SIZE + 1)  # a larger file is refused below, never read whole
     except OSError as err:
         raise ConfigError(
             [Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, f"cannot read configuration: {err.strerror}")]
         ) from None
+    if len(data) > MAX_CONFIG_SIZE:
+        message = f"configuration file is over the {MAX_CONFIG_SIZE:,}-byte limit; not read"
+        raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, message)])
     if os.path.basename(name) == "pyproject.toml":
         return _load_toml(name, data)
     return _load_yaml(name, data)
@@ -89,7 +93,7 @@ def load_config(path: str) -> Config:
 
 def _load_yaml(name: str, data: bytes) -> Config:
     from .schema import SchemaChecker
-    from .source import load_bytes, position
+    from .source import Locator, load_bytes
 
     source = load_bytes(name, data)
     problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message) for p in source.problems]
@@ -103,8 +107,9 @@ def _load_yaml(name: str, data: bytes) -> Config:
     if not isinstance(values, dict):
         raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, "configuration must be a mapping of settings")])
     findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values))
+    locator = Locator(document.root)  # one index of the document for every finding: linear in their number
     for finding in findings:
-        line, column = position(document.root, finding.path, finding.anchor)
+        line, column = locator.position(finding.path, finding.anchor)
         problems.append(Diagnostic(name, line, column, "invalid-config", Severity.ERROR, finding.message, finding.path))
     if problems:
         raise ConfigError(problems)

@@ -13,6 +13,7 @@ import pytest
 
 from svcconf.model import Diagnostic
 from svcconf.pipeline import check_text
+from tests.helpers import run
 
 DEADLINE = 20  # seconds
 
@@ -129,3 +130,20 @@ def test_a_list_of_6000_items_with_scalars_yaml_versions_read_differently() -> N
         (4 + i, "wrong-type", f"items[{i}].rules[0].namespaces[0]") for i in range(count)
     ]
     assert "reads unquoted 010 as 8" in found[0].message
+
+
+def test_a_configuration_file_with_many_unknown_keys_is_reported_in_linear_time(tmp_path) -> None:
+    config = tmp_path / ".svcconf.yaml"
+    config.write_text("".join(f"k{i}: 1\n" for i in range(20_000)), encoding="utf-8")
+    with deadline():
+        result = run("validate", "--config", str(config), str(tmp_path))
+    assert result.code == 2
+    assert result.err.count("invalid configuration") == 20_000
+
+
+def test_a_huge_configuration_file_is_refused_without_reading_it_whole(tmp_path) -> None:
+    config = tmp_path / ".svcconf.yaml"
+    with open(config, "wb") as handle:
+        handle.truncate(64 * 1024**3)  # sparse: 64 GiB that cost no disk
+    result = run("validate", "--config", str(config), str(tmp_path))
+    assert result.code == 2 and "over the 1,048,576-byte limit" in result.err

@@ -14,7 +14,7 @@ from tests.conftest import ROOT
 from tests.helpers import run
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-WORKFLOW_SCHEMA = ROOT / "tests" / "data" / "github-workflow-schema.json"
+WORKFLOW_SCHEMA = ROOT / "tests" / "data" / "github-workflow.json"
 
 
 def _section(title: str) -> str:

@@ -19,6 +19,12 @@ def error(message: str) -> None:
     sys.stderr.write(f"svcconf: {printable(message)}\n")
 
 
+def usage(parser: argparse.ArgumentParser) -> int:
+    """A command group run without its sub-command: its help, and the usage exit code."""
+    parser.print_help()
+    return EXIT_USAGE
+
+
 def comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 

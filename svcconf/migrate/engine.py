@@ -353,8 +353,12 @@ def migrate_bytes(name: str, data: bytes, options: MigrateOptions | None = None)
             )
         )
         return outcome
+    # libyaml skips a byte-order mark at the start of the text it reads, so its positions would
+    # be one off from the text: a second mark (the first is gone with the encoding) is kept aside.
+    lead = "\ufeff" if text.startswith("\ufeff") else ""
     try:
-        new = migrate_text(name, text, options, outcome)
+        new = migrate_text(name, text[len(lead) :], options, outcome)
+        new = lead + new if new is not None else None
     except Exception as err:  # noqa: BLE001 - a bug in one conversion must never damage or hide the file
         outcome.edits = []  # nothing is changed
         outcome.diagnostics.append(
