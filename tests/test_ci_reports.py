@@ -124,8 +124,10 @@ def test_exit_zero_keeps_findings_from_failing_the_run_but_not_errors_of_the_run
     assert run("validate", "--exit-zero", "--select", "no-such-rule", "enc.yaml").code == 2
 
 
-def test_exit_zero_is_in_the_help() -> None:
+def test_exit_zero_and_the_colour_variables_are_in_the_help() -> None:
     assert "--exit-zero" in run("validate", "--help").out
+    top = run("--help").out
+    assert "--exit-zero" in top and "FORCE_COLOR" in top and "NO_COLOR" in top
 
 
 # --------------------------------------------------------------------------- SARIF for code scanning
