@@ -39,10 +39,46 @@ class Parser(argparse.ArgumentParser):
         super().error(printable(message))
 
 
+class CommandParser(Parser):
+    """A command's parser: it refuses unknown arguments itself, so the error shows the command's usage, not svcconf's."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}{self._suggestion(extras)}")
+        return namespace, extras
+
+    def _suggestion(self, extras: list[str]) -> str:
+        import difflib
+
+        options = [option for action in self._actions for option in action.option_strings]
+        for extra in extras:
+            close = difflib.get_close_matches(extra.partition("=")[0], options, n=1) if extra.startswith("--") else []
+            if close:
+                return f" (did you mean {close[0]}?)"
+        return ""
+
+
+EPILOG = """\
+exit codes: 0 nothing at or above --fail-on (or validate --exit-zero); 1 findings (migrate --check:
+  a change is due; explain --expect: not met); 2 usage error, invalid configuration file or
+  unreadable path (validate's report says the run failed)
+environment: NO_COLOR (no colour), FORCE_COLOR (colour even when not on a terminal; --color wins
+  over both), SVCCONF_API_DOMAIN (default --api-domain), SVCCONF_DEBUG (tracebacks)
+rules: --select/--ignore and suppressions take rule ids or areas (`svcconf rules` lists them);
+  `svcconf COMMAND --help` shows a command's options
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="svcconf", description="Lint and migrate control-plane configuration files.")
+    parser = Parser(
+        prog="svcconf",
+        description="Lint and migrate control-plane configuration files.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"svcconf {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for name in _command_modules():
         importlib.import_module(f".commands.{name}", __package__).add_parser(commands)
     return parser

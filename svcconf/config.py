@@ -56,7 +56,7 @@ def find_config(start: str | None = None) -> str | None:
 
 
 def read_config(args) -> Config:
-    """The configuration file (its path and settings): --config FILE, else the file found upward, none with --no-config.
+    """The configuration file: --config FILE, else the file found upward, none (no path) with --no-config.
 
     Raises config.ConfigError (with positions) for a file that cannot be used.
     """
@@ -65,7 +65,13 @@ def read_config(args) -> Config:
     if args.no_config:
         return Config()
     found = find_config()
-    return load_config(found) if found is not None else Config()
+    return load_config(shown_path(found)) if found is not None else Config()
+
+
+def shown_path(path: str) -> str:
+    """A found configuration file's path as messages and reports name it: relative to the working directory when shorter."""
+    relative = os.path.relpath(path)
+    return relative if len(relative) < len(path) else path
 
 
 def load_config(path: str) -> Config:
@@ -151,24 +157,36 @@ def _schema() -> dict:
         return json.load(handle)
 
 
+def _rule_names(values: dict):
+    """(path, anchor, name) of every rule id or area name the settings hold."""
+    from .model import Anchor
+
+    for key in ("select", "ignore"):
+        for index, name in enumerate(values.get(key) or []):
+            yield (key, index), Anchor.VALUE, name
+    severity = values.get("severity")
+    for name in severity if isinstance(severity, dict) else ():
+        yield ("severity", name), Anchor.KEY, name
+    ignores = values.get("per-file-ignores")
+    for glob, names in ignores.items() if isinstance(ignores, dict) else ():
+        for index, name in enumerate(names if isinstance(names, list) else []):
+            yield ("per-file-ignores", glob, index), Anchor.VALUE, name
+
+
 def _semantic_findings(values: dict):
-    from .docs import all_rule_docs
     from .model import Finding
     from .naming import valid_domain
 
-    known = all_rule_docs()
-    for key in ("select", "ignore"):
-        for index, rule_id in enumerate(values.get(key) or []):
-            if isinstance(rule_id, str) and rule_id not in known and rule_id != "*":
-                yield Finding("invalid-config", (key, index), f"unknown rule id {rule_id!r} (see `svcconf rules`)")
-    for section in ("severity", "per-file-ignores"):
-        table = values.get(section)
-        if isinstance(table, dict):
-            for key, value in table.items():
-                ids = [key] if section == "severity" else (value if isinstance(value, list) else [])
-                for rule_id in ids:
-                    if isinstance(rule_id, str) and rule_id not in known and rule_id != "*":
-                        yield Finding("invalid-config", (section, key), f"unknown rule id {rule_id!r} (see `svcconf rules`)")
+    names = [(path, anchor, name) for path, anchor, name in _rule_names(values) if isinstance(name, str) and name != "*"]
+    if names:  # the rule docs are read only for a file that names rules
+        from .docs import is_rule_name, unknown_rule_message
+
+        for path, anchor, name in names:
+            if not is_rule_name(name):
+                yield Finding("invalid-config", path, unknown_rule_message(name), anchor=anchor)
+    for key in ("target-version", "from-version"):
+        if _release(values.get(key)) and (why := _unknown_release(values[key])):
+            yield Finding("invalid-config", (key,), why)
     since, target = _release(values.get("from-version")), _release(values.get("target-version"))
     if since and target and since > target:
         yield Finding(
@@ -186,3 +204,13 @@ def _release(text) -> tuple | None:
         return parse_release(text) if isinstance(text, str) else None
     except ValueError:  # the schema reports it
         return None
+
+
+def _unknown_release(text: str) -> str | None:
+    from .catalog import known_release
+
+    try:
+        known_release(text)
+    except ValueError as err:
+        return str(err)
+    return None

@@ -38,7 +38,9 @@ class ValidateOptions(NamedTuple):
     field_validation: str = "Strict"  # unknown fields are errors, warnings or ignored
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     exclude: tuple[str, ...] = ()  # gitignore patterns relative to the working directory (--exclude)
-    config_file: str | None = None  # the configuration file read: its exclude and per-file-ignores are relative to its folder
+    config_file: str | None = (
+        None  # the configuration file read, named in every report; its exclude and per-file-ignores are relative to its folder
+    )
     config_exclude: tuple[str, ...] = ()  # the configuration file's exclude patterns
     respect_gitignore: bool = True  # in a git work tree, folders are walked without what git ignores
     jobs: int = 1
@@ -80,11 +82,11 @@ class MigrateOptions(NamedTuple):
 
 
 def release(text: str) -> Release:
-    """An argparse type: `1.31`, `v1.31` or a patch release `1.31.2`."""
-    from .catalog import parse_release
+    """An argparse type: `1.31`, `v1.31` or a patch release `1.31.2`, of a release the lifecycle table covers."""
+    from .catalog import known_release
 
     try:
-        return parse_release(text)
+        return known_release(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
@@ -151,10 +153,28 @@ def _paths(args: argparse.Namespace, config: Config) -> dict:
     respect = args.respect_gitignore if args.respect_gitignore is not None else config.values.get("respect-gitignore", True)
     return {
         "exclude": tuple(args.exclude),
-        "config_file": os.path.abspath(config.path) if config.path else None,
+        "config_file": config.path,  # as messages name it; the folder is resolved when matching
         "config_exclude": tuple(config.values.get("exclude", [])),
         "respect_gitignore": respect,
     }
+
+
+def _rules(flag: str, names, *, wildcard: bool = False) -> tuple[str, ...]:
+    """Rule ids for rule ids and area names; a name that is neither is a usage error, never an empty selection."""
+    if not names:
+        return ()  # the rule docs are read only when a name needs checking
+    from .docs import UnknownRule, expand_rules
+
+    try:
+        return expand_rules(names, wildcard=wildcard)
+    except UnknownRule as err:
+        raise OptionsError(f"{flag}: {err}") from None
+
+
+def _is_rule_id(name: str) -> bool:
+    from .docs import rule_areas
+
+    return name in rule_areas()
 
 
 def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateOptions:
@@ -162,7 +182,21 @@ def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateO
     from .model import Severity
 
     config = config_file.values
-    select = args.select if args.select is not None else config.get("select", [])
+
+    # The configuration file's rule names were checked with their positions when it was read.
+    select = (
+        _rules("--select", args.select, wildcard=True)
+        if args.select is not None
+        else _rules("select", config.get("select", []), wildcard=True)
+    )
+    ignore = (*_rules("ignore", config.get("ignore", []), wildcard=True), *_rules("--ignore", args.ignore or [], wildcard=True))
+    severity = {}
+    # Areas first, so that a rule's own entry wins over its area's whatever their order in the file.
+    for name, level in sorted(config.get("severity", {}).items(), key=lambda item: _is_rule_id(item[0])):
+        severity.update(dict.fromkeys(_rules("severity", [name]), Severity.parse(level)))
+    per_file_ignores = {
+        glob: _rules("per-file-ignores", names, wildcard=True) for glob, names in config.get("per-file-ignores", {}).items()
+    }
     return ValidateOptions(
         target=args.target_version or _config_release(config, "target-version"),
         api_domain=api_domain(args, config),
@@ -170,10 +204,10 @@ def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateO
         max_file_size=args.max_file_size or DEFAULT_MAX_FILE_SIZE,
         **_paths(args, config_file),
         jobs=args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1),
-        select=tuple(select),
-        ignore=(*config.get("ignore", []), *(args.ignore or [])),
-        severity={rule: Severity.parse(level) for rule, level in config.get("severity", {}).items()},
-        per_file_ignores=dict(config.get("per-file-ignores", {})),
+        select=() if "*" in select else select,  # every rule, as no selection
+        ignore=ignore,
+        severity=severity,
+        per_file_ignores=per_file_ignores,
         bootstrap=args.bootstrap,
         service_account_issuers=(*config.get("service-account-issuers", []), *args.service_account_issuer),
         fs_checks=args.fs_checks,

@@ -33,15 +33,18 @@ class FileResult:
 
 
 class Report:
-    """What validate found: diagnostics in file order and the counts of the summary line."""
+    """What validate found: diagnostics in file order, the files checked and the counts of the summary line."""
 
-    def __init__(self, files: int = 0, unreadable: list[str] | None = None) -> None:
+    def __init__(self, files: int = 0, unreadable: list[str] | None = None, options: ValidateOptions | None = None) -> None:
         self.diagnostics: list[Diagnostic] = []
         self.files = files
         self.documents = 0
         self.skipped = 0
         self.unreadable: list[str] = unreadable or []  # paths that could not be read at all
         self.skipped_paths: list[tuple[str, str]] = []  # (path, why) of each file or folder left out, for -v
+        self.checked: list[str] = []  # the files checked, as diagnostics name them
+        self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
+        self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -159,9 +162,21 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
                 )
             )
     result.diagnostics = [_with_fix(d, options) if d.rule == "removed-api-version" else d for d in result.diagnostics]
+    # Suppressions first: one for a rule that --select or ignore leaves out is not unused.
+    result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(locators))
     result.diagnostics = _configure(result.diagnostics, name, options)
-    result.diagnostics = suppression.apply(name, source.text, result.diagnostics)
     return result
+
+
+def _held_by(locators: list[Locator]):
+    """The lines of the keys and list items that hold a diagnostic's value, for suppressions written there."""
+
+    def lines(diagnostic: Diagnostic) -> list[int]:
+        if diagnostic.document is None or not 0 < diagnostic.document <= len(locators):
+            return []
+        return locators[diagnostic.document - 1].lines_along(diagnostic.path)
+
+    return lines
 
 
 def _with_fix(diagnostic: Diagnostic, options: ValidateOptions) -> Diagnostic:
@@ -180,6 +195,7 @@ def _configure(diagnostics: list[Diagnostic], name: str, options: ValidateOption
     if not (options.select or options.ignore or options.severity or options.per_file_ignores):
         return diagnostics
     ignored = set(options.ignore)
+    selected = set(options.select)
     severity = options.severity or {}
     if options.per_file_ignores:
         ignored.update(per_file_ignored(name, options.per_file_ignores, options.config_file))
@@ -187,7 +203,7 @@ def _configure(diagnostics: list[Diagnostic], name: str, options: ValidateOption
     for diagnostic in diagnostics:
         if diagnostic.rule in ignored or "*" in ignored:
             continue
-        if options.select and diagnostic.rule not in options.select:
+        if selected and diagnostic.rule not in selected:
             continue
         override = severity.get(diagnostic.rule)
         kept.append(diagnostic.with_severity(override) if override else diagnostic)
@@ -264,8 +280,9 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
     not_regular: list[str] = []
     skipped_paths: list[tuple[str, str]] = []
     files, unreadable = discover(paths, Selection.of(options), not_regular, skipped_paths)
-    report = Report(files=len(files) + len(not_regular), unreadable=unreadable)
+    report = Report(files=len(files) + len(not_regular), unreadable=unreadable, options=options)
     report.skipped_paths = skipped_paths
+    report.checked = [STDIN_NAME if path == STDIN else path for path in files] + not_regular
     use_pool = options.jobs > 1 and len([f for f in files if f != STDIN]) >= PARALLEL_MIN_FILES and STDIN not in files
     results = _parallel(files, options) if use_pool else [check_file(path, options) for path in files]
     results += [_not_regular(path, options) for path in not_regular]

@@ -207,6 +207,18 @@ class Locator:
         mark = node.start_mark
         return mark.line + 1, mark.column + 1
 
+    def lines_along(self, path: Path) -> list[int]:
+        """The 1-based line of each key and list item along a path, outermost first, as far as the path exists."""
+        lines = []
+        node = self.root
+        for segment in path:
+            key_node, child = self._lookup(node, segment)
+            if child is None:
+                break
+            lines.append((key_node or child).start_mark.line + 1)
+            node = child
+        return lines
+
     def _lookup(self, node: Node, segment: Any) -> tuple[Node | None, Node | None]:
         """The (key node, value node) for one path segment."""
         if isinstance(node, MappingNode) and isinstance(segment, str):

@@ -60,6 +60,7 @@ def test_bash_completes_commands_choices_and_rule_ids(bash_script: Path) -> None
     assert _bash_complete(bash_script, "svcconf", "validate", "--fail-on", "w") == ["warning"]
     assert _bash_complete(bash_script, "svcconf", "schema", "") == ["export"]
     assert "unknown-field" in _bash_complete(bash_script, "svcconf", "validate", "--select", "unknown-")
+    assert _bash_complete(bash_script, "svcconf", "validate", "--select", "encry") == ["encryption"]  # an area
     # After a comma the next id is completed, keeping the ones before it.
     assert _bash_complete(bash_script, "svcconf", "validate", "--ignore", "unknown-field,wrong-t") == ["unknown-field,wrong-type"]
 

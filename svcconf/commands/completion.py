@@ -2,7 +2,7 @@
 
 shtab writes the script from the same parser the command line uses, so every command, option
 and choice is there; this module only says which arguments name files or folders and which take
-rule ids. shtab is imported here, inside `run`, so that starting svcconf never loads it.
+rule ids or areas. shtab is imported here, inside `run`, so that starting svcconf never loads it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ SHELLS = ("bash", "zsh", "fish")
 FILE_ARGUMENTS = frozenset({"paths", "config", "output", "requests", "claims"})
 FOLDER_ARGUMENTS = frozenset({"directory"})
 RULE_ID_ARGUMENTS = frozenset({"select", "ignore"})
-_RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+_RULE_NAME = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*\Z")  # a rule id or an area (`controller_manager`)
 
 
 def add_parser(commands) -> None:
@@ -37,9 +37,9 @@ def run(args) -> int:
     import shtab
 
     from ..cli import build_parser
-    from ..docs import all_rule_docs
+    from ..docs import area_rules, rule_areas
 
-    rule_ids = sorted(rule for rule in all_rule_docs() if _RULE_ID.match(rule))
+    rule_ids = sorted(name for name in (*rule_areas(), *area_rules()) if _RULE_NAME.match(name))
     parser = build_parser()
     for action in _actions(parser):
         if isinstance(action.choices, dict) and not isinstance(action, argparse._SubParsersAction):
