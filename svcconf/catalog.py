@@ -17,14 +17,28 @@ from .tsv import read_table
 
 Release = tuple  # (major, minor)
 
-_RELEASE = re.compile(r"^v?([0-9]+)\.([0-9]+)\Z")
+# A patch release names its minor release: every table here changes only between minor releases.
+_RELEASE = re.compile(r"^v?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?\Z")
 
 
 def parse_release(text: str) -> Release:
+    """`1.31`, `v1.31` or `1.31.2` as (1, 31)."""
     match = _RELEASE.match(str(text).strip())
     if not match:
         raise ValueError(f"not a release: {text!r} (expected 1.NN, e.g. 1.31)")
     return (int(match.group(1)), int(match.group(2)))
+
+
+def known_release(text: str) -> Release:
+    """A release as parse_release reads it, refused (ValueError) outside the releases the lifecycle table covers."""
+    release = parse_release(text)
+    table = lifecycle()
+    if not table.oldest <= release <= table.latest:
+        raise ValueError(
+            f"svcconf does not know release {format_release(release)}: it knows {format_release(table.oldest)} "
+            f"to {format_release(table.latest)} (newest released: {format_release(table.newest)})"
+        )
+    return release
 
 
 def format_release(release: Release) -> str:
@@ -114,11 +128,13 @@ def _release_or_none(text: str) -> Release | None:
 
 
 class LifecycleTable(NamedTuple):
-    newest: Release
+    newest: Release  # the newest release out, the default target
     rows: dict[tuple[str, str, str], Lifecycle]
     group_scope: dict[str, str]
     group_versions: dict[str, frozenset[str]]
     kind_versions: dict[tuple[str, str], list[Lifecycle]]  # (group, kind) -> its rows, one per version
+    oldest: Release  # the first and last release any row names: the releases svcconf can check against
+    latest: Release
 
     def row(self, group: str, version: str, kind: str) -> Lifecycle | None:
         return self.rows.get((group, version, kind))
@@ -158,4 +174,7 @@ def lifecycle() -> LifecycleTable:
         if group_scope.get(row.group) != "config":
             group_scope[row.group] = row.scope
         group_versions.setdefault(row.group, set()).add(row.version)
-    return LifecycleTable(newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()}, kind_versions)
+    named = [release for row in rows.values() for release in (row.introduced, row.deprecated, row.removed) if release]
+    return LifecycleTable(
+        newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()}, kind_versions, min(named), max(*named, newest)
+    )

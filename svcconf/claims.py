@@ -99,10 +99,10 @@ def _check_expiry(claims: dict, now: float) -> None:
 
 def evaluate(expression: str, variable: str, value: Any) -> Any:
     """Run one expression; a CEL error becomes a rejection, as at the server."""
-    from . import cel
+    from .cel.runtime import environment, release_bucket
 
     try:
-        result = cel.environment(variable, cel.release_bucket((1, 36))).compile(expression).eval(data={variable: value})
+        result = environment(variable, release_bucket((1, 36))).compile(expression).eval(data={variable: value})
     except RuntimeError as error:
         raise Rejected(f"expression '{expression}' resulted in error: {_short(error)}") from None
     if result.type().name() == "ERROR":

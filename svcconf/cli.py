@@ -59,15 +59,51 @@ def _terminal_width() -> int:
     return (columns or 80) - 2
 
 
+class CommandParser(Parser):
+    """A command's parser: it refuses unknown arguments itself, so the error shows the command's usage, not svcconf's."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}{self._suggestion(extras)}")
+        return namespace, extras
+
+    def _suggestion(self, extras: list[str]) -> str:
+        import difflib
+
+        options = [option for action in self._actions for option in action.option_strings]
+        for extra in extras:
+            close = difflib.get_close_matches(extra.partition("=")[0], options, n=1) if extra.startswith("--") else []
+            if close:
+                return f" (did you mean {close[0]}?)"
+        return ""
+
+
+EPILOG = """\
+exit codes: 0 nothing at or above --fail-on (or validate --exit-zero); 1 findings (migrate --check:
+  a change is due; explain --expect: not met); 2 usage error, invalid configuration file or
+  unreadable path (validate's report says the run failed)
+environment: NO_COLOR (no colour), FORCE_COLOR (colour even when not on a terminal; --color wins
+  over both), SVCCONF_API_DOMAIN (default --api-domain), SVCCONF_DEBUG (tracebacks)
+rules: --select/--ignore and suppressions take rule ids or areas (`svcconf rules` lists them);
+  `svcconf COMMAND --help` shows a command's options
+"""
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command or, given the name of one, of that command alone.
 
     A run of one command (the pre-commit hook's `svcconf validate`) need not import the other
     commands and build their parsers; --help, a mistyped command and --version need them all.
     """
-    parser = Parser(prog="svcconf", description="Lint and migrate control-plane configuration files.")
+    parser = Parser(
+        prog="svcconf",
+        description="Lint and migrate control-plane configuration files.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"svcconf {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     names = _command_modules()
     module = (command or "").replace("-", "_")
     for name in [module] if module in names else names:
@@ -75,8 +111,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def as_paths(argv: Sequence[str]) -> list[str]:
+    """Arguments that name existing files stay file names, even when they start with `-`.
+
+    pre-commit passes staged file names after the hook's own arguments, so a file named
+    `-oreport.yaml` in a pull request would otherwise be read as `-o report.yaml` and make svcconf
+    write where the file's author chose. Such an argument becomes `./-oreport.yaml`.
+    """
+    return [f"./{arg}" if arg.startswith("-") and arg != "-" and os.path.lexists(arg) else arg for arg in argv]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    argv = as_paths(sys.argv[1:] if argv is None else list(argv))
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
@@ -92,5 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: one line for the user, the traceback on request
         if os.environ.get("SVCCONF_DEBUG"):
             raise
+        if isinstance(err, ImportError) and (err.name or "").startswith("cel_expr_python"):
+            # Not a bug: the CEL runtime has no wheel for some platforms (musl libc); validate runs without it.
+            error(f"this command evaluates CEL expressions and needs cel-expr-python, which cannot be imported here: {err}")
+            return EXIT_USAGE
         error(f"internal error: {type(err).__name__}: {err} (set SVCCONF_DEBUG=1 for the traceback; please report it)")
         return EXIT_USAGE

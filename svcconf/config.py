@@ -12,6 +12,7 @@ import re
 
 from .model import Diagnostic, Severity
 
+MAX_CONFIG_SIZE = 1024 * 1024  # a configuration file is a few hundred bytes; a pull request may hold a huge one
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "config.schema.json")
 _TOOL_TABLE = re.compile(r"^\[tool\.svcconf\]", re.MULTILINE)
@@ -43,7 +44,7 @@ def find_config(start: str | None = None) -> str | None:
         if os.path.isfile(pyproject):
             try:
                 with open(pyproject, encoding="utf-8") as handle:
-                    text = handle.read()
+                    text = handle.read(MAX_CONFIG_SIZE)
             except (OSError, UnicodeDecodeError):
                 text = ""
             if _TOOL_TABLE.search(text):
@@ -54,28 +55,37 @@ def find_config(start: str | None = None) -> str | None:
         folder = parent
 
 
-def read_config(args) -> dict:
-    """The configuration file's settings: --config FILE, else the file found upward, none with --no-config.
+def read_config(args) -> Config:
+    """The configuration file: --config FILE, else the file found upward, none (no path) with --no-config.
 
     Raises config.ConfigError (with positions) for a file that cannot be used.
     """
     if args.config:
-        return load_config(args.config).values
+        return load_config(args.config)
     if args.no_config:
-        return {}
+        return Config()
     found = find_config()
-    return load_config(found).values if found is not None else {}
+    return load_config(shown_path(found)) if found is not None else Config()
+
+
+def shown_path(path: str) -> str:
+    """A found configuration file's path as messages and reports name it: relative to the working directory when shorter."""
+    relative = os.path.relpath(path)
+    return relative if len(relative) < len(path) else path
 
 
 def load_config(path: str) -> Config:
     name = str(path)
     try:
         with open(name, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_CONFIG_SIZE + 1)  # a larger file is refused below, never read whole
     except OSError as err:
         raise ConfigError(
             [Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, f"cannot read configuration: {err.strerror}")]
         ) from None
+    if len(data) > MAX_CONFIG_SIZE:
+        message = f"configuration file is over the {MAX_CONFIG_SIZE:,}-byte limit; not read"
+        raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, message)])
     if os.path.basename(name) == "pyproject.toml":
         return _load_toml(name, data)
     return _load_yaml(name, data)
@@ -83,7 +93,7 @@ def load_config(path: str) -> Config:
 
 def _load_yaml(name: str, data: bytes) -> Config:
     from .schema import SchemaChecker
-    from .source import load_bytes, position
+    from .source import Locator, load_bytes
 
     source = load_bytes(name, data)
     problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message) for p in source.problems]
@@ -97,8 +107,9 @@ def _load_yaml(name: str, data: bytes) -> Config:
     if not isinstance(values, dict):
         raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, "configuration must be a mapping of settings")])
     findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values))
+    locator = Locator(document.root)  # one index of the document for every finding: linear in their number
     for finding in findings:
-        line, column = position(document.root, finding.path, finding.anchor)
+        line, column = locator.position(finding.path, finding.anchor)
         problems.append(Diagnostic(name, line, column, "invalid-config", Severity.ERROR, finding.message, finding.path))
     if problems:
         raise ConfigError(problems)
@@ -146,24 +157,36 @@ def _schema() -> dict:
         return json.load(handle)
 
 
+def _rule_names(values: dict):
+    """(path, anchor, name) of every rule id or area name the settings hold."""
+    from .model import Anchor
+
+    for key in ("select", "ignore"):
+        for index, name in enumerate(values.get(key) or []):
+            yield (key, index), Anchor.VALUE, name
+    severity = values.get("severity")
+    for name in severity if isinstance(severity, dict) else ():
+        yield ("severity", name), Anchor.KEY, name
+    ignores = values.get("per-file-ignores")
+    for glob, names in ignores.items() if isinstance(ignores, dict) else ():
+        for index, name in enumerate(names if isinstance(names, list) else []):
+            yield ("per-file-ignores", glob, index), Anchor.VALUE, name
+
+
 def _semantic_findings(values: dict):
-    from .docs import all_rule_docs
     from .model import Finding
     from .naming import valid_domain
 
-    known = all_rule_docs()
-    for key in ("select", "ignore"):
-        for index, rule_id in enumerate(values.get(key) or []):
-            if isinstance(rule_id, str) and rule_id not in known and rule_id != "*":
-                yield Finding("invalid-config", (key, index), f"unknown rule id {rule_id!r} (see `svcconf rules`)")
-    for section in ("severity", "per-file-ignores"):
-        table = values.get(section)
-        if isinstance(table, dict):
-            for key, value in table.items():
-                ids = [key] if section == "severity" else (value if isinstance(value, list) else [])
-                for rule_id in ids:
-                    if isinstance(rule_id, str) and rule_id not in known and rule_id != "*":
-                        yield Finding("invalid-config", (section, key), f"unknown rule id {rule_id!r} (see `svcconf rules`)")
+    names = [(path, anchor, name) for path, anchor, name in _rule_names(values) if isinstance(name, str) and name != "*"]
+    if names:  # the rule docs are read only for a file that names rules
+        from .docs import is_rule_name, unknown_rule_message
+
+        for path, anchor, name in names:
+            if not is_rule_name(name):
+                yield Finding("invalid-config", path, unknown_rule_message(name), anchor=anchor)
+    for key in ("target-version", "from-version"):
+        if _release(values.get(key)) and (why := _unknown_release(values[key])):
+            yield Finding("invalid-config", (key,), why)
     since, target = _release(values.get("from-version")), _release(values.get("target-version"))
     if since and target and since > target:
         yield Finding(
@@ -181,3 +204,13 @@ def _release(text) -> tuple | None:
         return parse_release(text) if isinstance(text, str) else None
     except ValueError:  # the schema reports it
         return None
+
+
+def _unknown_release(text: str) -> str | None:
+    from .catalog import known_release
+
+    try:
+        known_release(text)
+    except ValueError as err:
+        return str(err)
+    return None

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .naming import DOMAIN_ENV, UPSTREAM_DOMAIN
+
+if TYPE_CHECKING:
+    from .config import Config
 
 DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
 FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
@@ -34,12 +37,17 @@ class ValidateOptions(NamedTuple):
     api_domain: str = UPSTREAM_DOMAIN
     field_validation: str = "Strict"  # unknown fields are errors, warnings or ignored
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    exclude: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()  # gitignore patterns relative to the working directory (--exclude)
+    config_file: str | None = (
+        None  # the configuration file read, named in every report; its exclude and per-file-ignores are relative to its folder
+    )
+    config_exclude: tuple[str, ...] = ()  # the configuration file's exclude patterns
+    respect_gitignore: bool = True  # in a git work tree, folders are walked without what git ignores
     jobs: int = 1
     select: tuple[str, ...] = ()  # report only these rule ids (empty: all)
     ignore: tuple[str, ...] = ()
     severity: dict | None = None  # rule id -> Severity
-    per_file_ignores: dict | None = None  # glob -> rule ids
+    per_file_ignores: dict | None = None  # gitignore pattern (relative to the config file's folder) -> rule ids
     bootstrap: str | None = None  # "init" or "join": what a bootstrap file is for (None: inferred)
     service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
@@ -59,7 +67,10 @@ class MigrateOptions(NamedTuple):
     api_domain: str = UPSTREAM_DOMAIN
     from_version: Release | None = None  # the release before the upgrade: results must apply to both (None: unknown)
     deprecated: bool = False  # also rewrite versions the target deprecates (or that have a successor)
-    exclude: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()  # as ValidateOptions' four settings of which files are read
+    config_file: str | None = None
+    config_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
 
     def resolved_target(self) -> Release:
         from .catalog import lifecycle
@@ -71,11 +82,11 @@ class MigrateOptions(NamedTuple):
 
 
 def release(text: str) -> Release:
-    """An argparse type: `1.31`, `v1.31` or a patch release `1.31.2`."""
-    from .catalog import parse_release
+    """An argparse type: `1.31`, `v1.31` or a patch release `1.31.2`, of a release the lifecycle table covers."""
+    from .catalog import known_release
 
     try:
-        return parse_release(text)
+        return known_release(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
@@ -89,9 +100,21 @@ def add_domain_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_shared_arguments(parser: argparse.ArgumentParser) -> None:
-    """--api-domain, --exclude, --config and --no-config, declared once for every command that reads files."""
+    """--api-domain, --exclude, --respect-gitignore, --config and --no-config, declared once for every command that reads files."""
     add_domain_argument(parser)
-    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="skip paths matching PATTERN, a gitignore pattern relative to the working directory (repeatable)",
+    )
+    parser.add_argument(
+        "--respect-gitignore",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="in a git work tree, skip what .gitignore files and .git/info/exclude ignore when walking folders (default: on)",
+    )
     parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
     parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
 
@@ -115,22 +138,76 @@ def _config_release(config: dict, key: str) -> Release | None:
     return parse_release(config[key]) if key in config else None
 
 
-def validate_options(args: argparse.Namespace, config: dict[str, Any]) -> ValidateOptions:
-    """`svcconf validate`'s options from its flags and the configuration file's settings."""
+def _paths(args: argparse.Namespace, config: Config) -> dict:
+    """The settings of which files are read: --exclude from the working directory, the config file's from its folder."""
+    from .discovery import MAX_DOUBLE_STARS, MAX_STAR_RUNS, too_costly
+
+    given = [("--exclude", p) for p in args.exclude] + [(f"exclude in {config.path}", p) for p in config.values.get("exclude", [])]
+    given += [(f"per-file-ignores in {config.path}", p) for p in config.values.get("per-file-ignores", {})]
+    for where, pattern in given:
+        if too_costly(pattern):
+            raise OptionsError(
+                f"{where}: {pattern!r} has too many wildcards to match in bounded time "
+                f"(at most {MAX_STAR_RUNS} runs of `*`, {MAX_DOUBLE_STARS} of them `**`)"
+            )
+    respect = args.respect_gitignore if args.respect_gitignore is not None else config.values.get("respect-gitignore", True)
+    return {
+        "exclude": tuple(args.exclude),
+        "config_file": config.path,  # as messages name it; the folder is resolved when matching
+        "config_exclude": tuple(config.values.get("exclude", [])),
+        "respect_gitignore": respect,
+    }
+
+
+def _rules(flag: str, names, *, wildcard: bool = False) -> tuple[str, ...]:
+    """Rule ids for rule ids and area names; a name that is neither is a usage error, never an empty selection."""
+    if not names:
+        return ()  # the rule docs are read only when a name needs checking
+    from .docs import UnknownRule, expand_rules
+
+    try:
+        return expand_rules(names, wildcard=wildcard)
+    except UnknownRule as err:
+        raise OptionsError(f"{flag}: {err}") from None
+
+
+def _is_rule_id(name: str) -> bool:
+    from .docs import rule_areas
+
+    return name in rule_areas()
+
+
+def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateOptions:
+    """`svcconf validate`'s options from its flags and the configuration file."""
     from .model import Severity
 
-    select = args.select if args.select is not None else config.get("select", [])
+    config = config_file.values
+
+    # The configuration file's rule names were checked with their positions when it was read.
+    select = (
+        _rules("--select", args.select, wildcard=True)
+        if args.select is not None
+        else _rules("select", config.get("select", []), wildcard=True)
+    )
+    ignore = (*_rules("ignore", config.get("ignore", []), wildcard=True), *_rules("--ignore", args.ignore or [], wildcard=True))
+    severity = {}
+    # Areas first, so that a rule's own entry wins over its area's whatever their order in the file.
+    for name, level in sorted(config.get("severity", {}).items(), key=lambda item: _is_rule_id(item[0])):
+        severity.update(dict.fromkeys(_rules("severity", [name]), Severity.parse(level)))
+    per_file_ignores = {
+        glob: _rules("per-file-ignores", names, wildcard=True) for glob, names in config.get("per-file-ignores", {}).items()
+    }
     return ValidateOptions(
         target=args.target_version or _config_release(config, "target-version"),
         api_domain=api_domain(args, config),
         field_validation=args.field_validation or config.get("field-validation", "Strict"),
         max_file_size=args.max_file_size or DEFAULT_MAX_FILE_SIZE,
-        exclude=(*config.get("exclude", []), *args.exclude),
+        **_paths(args, config_file),
         jobs=args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1),
-        select=tuple(select),
-        ignore=(*config.get("ignore", []), *(args.ignore or [])),
-        severity={rule: Severity.parse(level) for rule, level in config.get("severity", {}).items()},
-        per_file_ignores=dict(config.get("per-file-ignores", {})),
+        select=() if "*" in select else select,  # every rule, as no selection
+        ignore=ignore,
+        severity=severity,
+        per_file_ignores=per_file_ignores,
         bootstrap=args.bootstrap,
         service_account_issuers=(*config.get("service-account-issuers", []), *args.service_account_issuer),
         fs_checks=args.fs_checks,
@@ -138,17 +215,18 @@ def validate_options(args: argparse.Namespace, config: dict[str, Any]) -> Valida
     )
 
 
-def migrate_options(args: argparse.Namespace, config: dict[str, Any]) -> MigrateOptions:
-    """`svcconf migrate`'s options from its flags and the configuration file's settings."""
+def migrate_options(args: argparse.Namespace, config_file: Config) -> MigrateOptions:
+    """`svcconf migrate`'s options from its flags and the configuration file."""
     from .catalog import format_release
 
+    config = config_file.values
     options = MigrateOptions(
         target=args.target_version or _config_release(config, "target-version"),
         unsafe=args.unsafe,
         api_domain=api_domain(args, config),
         from_version=args.from_version or _config_release(config, "from-version"),
         deprecated=args.deprecated,
-        exclude=(*config.get("exclude", []), *args.exclude),
+        **_paths(args, config_file),
     )
     if options.from_version is not None and options.from_version > options.resolved_target():
         raise OptionsError(

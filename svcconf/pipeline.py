@@ -5,7 +5,6 @@ Named pipeline, not validate, so that `svcconf.validate` can be the library func
 
 from __future__ import annotations
 
-import fnmatch
 import gc
 import os
 import stat
@@ -14,6 +13,7 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from . import catalog, suppression
+from .discovery import STDIN, Selection, discover, per_file_ignored, special
 from .document import DocumentChecker
 from .model import Diagnostic, Finding, Severity
 from .naming import Naming
@@ -21,29 +21,32 @@ from .options import ValidateOptions
 from .rules import Siblings
 from .source import SourceFile, load_bytes, too_large
 
-YAML_SUFFIXES = (".yaml", ".yml", ".json")
-STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 
 class FileResult:
-    __slots__ = ("diagnostics", "documents", "skipped")
+    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped")
 
     def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
         self.diagnostics: list[Diagnostic] = diagnostics or []
         self.documents = 0
         self.skipped = 0
+        self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
 
 
 class Report:
-    """What validate found: diagnostics in file order and the counts of the summary line."""
+    """What validate found: diagnostics in file order, the files checked and the counts of the summary line."""
 
-    def __init__(self, files: int = 0, unreadable: list[str] | None = None) -> None:
+    def __init__(self, files: int = 0, unreadable: list[str] | None = None, options: ValidateOptions | None = None) -> None:
         self.diagnostics: list[Diagnostic] = []
         self.files = files
         self.documents = 0
         self.skipped = 0
         self.unreadable: list[str] = unreadable or []  # paths that could not be read at all
+        self.skipped_paths: list[tuple[str, str]] = []  # (path, why) of each file or folder left out, for -v
+        self.checked: list[str] = []  # the files checked, as diagnostics name them
+        self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
+        self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -59,67 +62,6 @@ class Report:
     @property
     def infos(self) -> int:
         return self.count(Severity.INFO)
-
-
-# --------------------------------------------------------------------------- finding files
-
-
-def _excluded(path: str, patterns: list[str]) -> bool:
-    posix = path.replace(os.sep, "/")
-    posix = posix.removeprefix("./")
-    name = posix.rsplit("/", 1)[-1]
-    return any(fnmatch.fnmatch(posix, p) or fnmatch.fnmatch(name, p) or fnmatch.fnmatch(posix, p.rstrip("/") + "/*") for p in patterns)
-
-
-def discover(paths: Iterable[str], exclude: list[str], not_regular: list[str] | None = None) -> tuple[list[str], list[str]]:
-    """Expand folders into their YAML and JSON files; return (files, unreadable paths).
-
-    Named pipes, devices and sockets found in folders are never opened (a pipe without a writer
-    would block, a device may never end); they go to `not_regular`. Named on their own, they are
-    read: `<(command)` gives a pipe. Names are str, undecodable bytes kept as by os.fsdecode.
-    """
-    files: list[str] = []
-    unreadable: list[str] = []
-    for path in map(os.fsdecode, paths):
-        if path == STDIN:
-            files.append(STDIN)
-        elif os.path.isdir(path):
-            for folder, dirs, names in os.walk(path):
-                dirs[:] = sorted(
-                    d for d in dirs if not d.startswith(".") and d != "node_modules" and not _excluded(os.path.join(folder, d), exclude)
-                )
-                for name in sorted(names):
-                    full = os.path.normpath(os.path.join(folder, name))
-                    if name.endswith(YAML_SUFFIXES) and not _excluded(full, exclude):
-                        if _special(full) is None:
-                            files.append(full)
-                        elif not_regular is not None:
-                            not_regular.append(full)
-        elif os.path.exists(path):
-            if not _excluded(path, exclude):
-                files.append(path)
-        else:
-            unreadable.append(path)
-    return files, unreadable
-
-
-_SPECIAL_KINDS = (
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _special(path: str) -> str | None:
-    """What a path is when not a regular file (symbolic links followed); None for a file or when stat fails."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None  # reading it reports the error
-    if stat.S_ISREG(mode):
-        return None
-    return next((kind for is_kind, kind in _SPECIAL_KINDS if is_kind(mode)), "a special file")
 
 
 # --------------------------------------------------------------------------- one file
@@ -168,6 +110,25 @@ def _regular_size(stream: BinaryIO) -> int | None:
     return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
+def _not_for_svcconf(source: SourceFile, options: ValidateOptions) -> FileResult | None:
+    """A file that does not parse and names no group svcconf checks (a Helm template, JSON with comments): one skipped document.
+
+    pre-commit passes every YAML and JSON file of a repository; a syntax error in a file that is
+    not configuration svcconf checks is not an error, but it is counted and `-v` lists it.
+    """
+    if not source.problems:
+        return None
+    from .mentions import skip_reason
+
+    reason = skip_reason(source.problems, source.text, Naming(options.api_domain))
+    if reason is None:
+        return None
+    result = FileResult()
+    result.documents = result.skipped = 1
+    result.skip_reason = reason
+    return result
+
+
 def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     result = FileResult()
     name = source.name
@@ -196,8 +157,9 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
             result.diagnostics.append(None)  # type: ignore[arg-type] - placed below
     _place(source, unplaced, result.diagnostics)
     result.diagnostics = [_with_fix(d, options) if d.rule == "removed-api-version" else d for d in result.diagnostics]
+    # Suppressions first: one for a rule that --select or ignore leaves out is not unused.
+    result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(source))
     result.diagnostics = _configure(result.diagnostics, name, options)
-    result.diagnostics = suppression.apply(name, source.text, result.diagnostics)
     return result
 
 
@@ -218,6 +180,22 @@ def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnos
         )
 
 
+def _held_by(source: SourceFile):
+    """The lines of the keys and list items that hold a diagnostic's value, for suppressions written there."""
+    positions = {document.index + 1: position for position, document in enumerate(source.documents)}
+    last: list = [None, None]  # (document, its locator): diagnostics come document by document
+
+    def lines(diagnostic: Diagnostic) -> list[int]:
+        position = positions.get(diagnostic.document)  # type: ignore[arg-type]
+        if position is None:
+            return []
+        if last[0] != position:
+            last[:] = [position, source.locator(position)]
+        return last[1].lines_along(diagnostic.path)
+
+    return lines
+
+
 def _with_fix(diagnostic: Diagnostic, options: ValidateOptions) -> Diagnostic:
     """Offer migrate's conversion as the fix of a removed API version: the same table decides both."""
     from .migrate.steps import fix_for
@@ -234,15 +212,15 @@ def _configure(diagnostics: list[Diagnostic], name: str, options: ValidateOption
     if not (options.select or options.ignore or options.severity or options.per_file_ignores):
         return diagnostics
     ignored = set(options.ignore)
+    selected = set(options.select)
     severity = options.severity or {}
-    for pattern, rules in (options.per_file_ignores or {}).items():
-        if _excluded(name, [pattern]):
-            ignored.update(rules)
+    if options.per_file_ignores:
+        ignored.update(per_file_ignored(name, options.per_file_ignores, options.config_file))
     kept = []
     for diagnostic in diagnostics:
         if diagnostic.rule in ignored or "*" in ignored:
             continue
-        if options.select and diagnostic.rule not in options.select:
+        if selected and diagnostic.rule not in selected:
             continue
         override = severity.get(diagnostic.rule)
         kept.append(diagnostic.with_severity(override) if override else diagnostic)
@@ -273,7 +251,7 @@ def _check_file(path: str, options: ValidateOptions) -> FileResult:
             source = _load(path, name, options.max_file_size)
         except OSError as err:
             return FileResult([Diagnostic(name, 1, 1, "unreadable-file", Severity.ERROR, f"cannot read file: {err.strerror or err}")])
-        return check_source(source, options)
+        return _not_for_svcconf(source, options) or check_source(source, options)
     except Exception as err:  # noqa: BLE001 - one file must not end the run for the others
         message = f"svcconf failed on this file ({type(err).__name__}); please report it. Other files were checked."
         return FileResult([Diagnostic(name, 1, 1, "internal-error", Severity.ERROR, message)])
@@ -281,7 +259,7 @@ def _check_file(path: str, options: ValidateOptions) -> FileResult:
 
 def _not_regular(path: str, options: ValidateOptions) -> FileResult:
     """A named pipe, device or socket met in a folder: reported, never opened."""
-    message = f"{_special(path) or 'a special file'}, not a regular file; skipped without reading it"
+    message = f"{special(path) or 'a special file'}, not a regular file; skipped without reading it"
     return FileResult(_configure([Diagnostic(path, 1, 1, "not-a-regular-file", Severity.WARNING, message)], path, options))
 
 
@@ -356,8 +334,11 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
     if not isinstance(options, ValidateOptions):
         raise TypeError(f"validate takes svcconf.ValidateOptions, not {type(options).__name__}")
     not_regular: list[str] = []
-    files, unreadable = discover(paths, options.exclude, not_regular)
-    report = Report(files=len(files) + len(not_regular), unreadable=unreadable)
+    skipped_paths: list[tuple[str, str]] = []
+    files, unreadable = discover(paths, Selection.of(options), not_regular, skipped_paths)
+    report = Report(files=len(files) + len(not_regular), unreadable=unreadable, options=options)
+    report.skipped_paths = skipped_paths
+    report.checked = [STDIN_NAME if path == STDIN else path for path in files] + not_regular
     jobs, sizes = _workers(files, options.jobs)
     results = _parallel(files, sizes, jobs, options) if jobs > 1 else [check_file(path, options) for path in files]
     results += [_not_regular(path, options) for path in not_regular]
@@ -365,5 +346,6 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         report.diagnostics.extend(result.diagnostics)
         report.documents += result.documents
         report.skipped += result.skipped
+    report.skipped_paths += [(STDIN_NAME if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason]
     report.diagnostics.sort(key=Diagnostic.sort_key)
     return report

@@ -51,6 +51,18 @@ class Locator:
         mark = node.start_mark
         return mark.line + 1 + self.line_offset, mark.column + 1
 
+    def lines_along(self, path: Path) -> list[int]:
+        """The 1-based line of each key and list item along a path, outermost first, as far as the path exists."""
+        lines = []
+        node = self.root
+        for segment in path:
+            key_node, child = self._lookup(node, segment)
+            if child is None:
+                break
+            lines.append((key_node or child).start_mark.line + 1 + self.line_offset)
+            node = child
+        return lines
+
     def _lookup(self, node: Node, segment: Any) -> tuple[Node | None, Node | None]:
         """The (key node, value node) for one path segment."""
         if isinstance(node, MappingNode) and isinstance(segment, str):
@@ -163,9 +175,19 @@ class SpanLocator:
             if anchor is not Anchor.VALUE:
                 return entry[0] + 1, entry[1] + 1
             return entry[2] + 1, entry[3] + 1
+        return self._composed().position(path, anchor)
+
+    def lines_along(self, path: Path) -> list[int]:
+        """As Locator.lines_along."""
+        if len(path) == 1 and self.span.keys is not None:
+            entry = self.span.keys.get(path[0]) if isinstance(path[0], str) else None
+            return [] if entry is None else [entry[0] + 1]
+        return self._composed().lines_along(path) if path else []
+
+    def _composed(self) -> Locator:
         if self._locator is None:
             self._locator = self._compose()
-        return self._locator.position(path, anchor)
+        return self._locator
 
     def _compose(self) -> Locator:
         span = self.span

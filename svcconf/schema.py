@@ -44,7 +44,7 @@ class SchemaChecker:
     ) -> Iterator[Finding]:
         """Findings for `data`; with a `target` release, fields newer than it are unknown too."""
         for error in self.validator.iter_errors(data):
-            yield from self._translate(error, self.schema, (), field_validation, ambiguous or {})
+            yield from self._translate(error, self.schema, (), field_validation, ambiguous or {}, data)
         if target is not None and field_validation != "Ignore":
             for pattern, since in self._since:
                 if target < since:
@@ -65,7 +65,7 @@ class SchemaChecker:
                 return {}
         return node if isinstance(node, dict) else {}
 
-    def _translate(self, error, root: dict, prefix: Path, field_validation: str, ambiguous: dict) -> Iterator[Finding]:
+    def _translate(self, error, root: dict, prefix: Path, field_validation: str, ambiguous: dict, data: Any) -> Iterator[Finding]:
         kind = error.kind
         name = type(kind).__name__
         path: Path = prefix + tuple(error.instance_path)
@@ -79,9 +79,9 @@ class SchemaChecker:
         elif name == "Required":
             yield Finding("missing-field", path + (kind.property,), "Required value", Severity.ERROR, Anchor.PARENT)
         elif name == "Type":
-            yield self._wrong_type(path, instance, self._subschema(root, error.schema_path), ambiguous)
+            yield self._wrong_type(path, _value_at(data, path, instance), self._subschema(root, error.schema_path), ambiguous)
         elif name in ("OneOfNotValid", "AnyOf"):
-            yield from self._best_branch(error, root, path, field_validation, ambiguous)
+            yield from self._best_branch(error, root, path, field_validation, ambiguous, data)
         else:
             yield self._invalid(name, kind, path, instance, error, self._subschema(root, error.schema_path))
 
@@ -130,7 +130,7 @@ class SchemaChecker:
             return Finding("invalid-value", path, "Invalid value" if holds_secret(path, instance) else error.message)
         return Finding("invalid-value", path, f"Invalid value: {shown}: {wording}")
 
-    def _best_branch(self, error, root: dict, path: Path, field_validation: str, ambiguous: dict) -> Iterator[Finding]:
+    def _best_branch(self, error, root: dict, path: Path, field_validation: str, ambiguous: dict, data: Any) -> Iterator[Finding]:
         """For oneOf/anyOf, report the errors of the branch the value came closest to."""
         import jsonschema_rs
 
@@ -154,7 +154,19 @@ class SchemaChecker:
             yield Finding("invalid-value", path, "Invalid value: matches more than one allowed form")
             return
         for sub in best[1]:
-            yield from self._translate(sub, best[0], path, field_validation, ambiguous)
+            yield from self._translate(sub, best[0], path, field_validation, ambiguous, data)
+
+
+def _value_at(data: Any, path: Path, reported: Any) -> Any:
+    """The value at `path` as the document holds it: the validator reports an infinite number (a huge one) as null."""
+    if reported is not None:
+        return reported
+    for segment in path:
+        try:
+            data = data[segment]
+        except (KeyError, IndexError, TypeError):
+            return reported
+    return data
 
 
 def _unknown(path: Path, field_validation: str, rule: str, why: str = "") -> Finding:

@@ -1,8 +1,17 @@
-"""Inline suppressions: `# svcconf: ignore[rule-id]` on a line, `# svcconf: ignore-file[rule-id]` anywhere."""
+"""Inline suppressions: `# svcconf: ignore[rule-id]` for a line or a block, `# svcconf: ignore-file[rule-id]` for a file.
+
+`ignore` covers the diagnostics of the line it is written on and of everything the keys (and
+list items) of that line hold: on `- kms:` it covers the findings inside that provider. A line
+holding only the comment covers the next line that is not a comment. Names are rule ids or areas
+(`encryption`: every rule of that area); `ignore` without names covers every rule, `ignore-file`
+must name its rules. A name that is no rule or area is reported (`unknown-rule`), as is a
+suppression that matches nothing (`unused-suppression`).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 from .model import Diagnostic, Severity
 
@@ -12,72 +21,124 @@ _COMMENT = re.compile(r"#\s*svcconf:\s*(ignore-file|ignore)\b")
 
 
 class Suppression:
-    __slots__ = ("column", "line", "rules", "used", "whole_file")
+    __slots__ = ("column", "line", "names", "target", "used", "whole_file")
 
-    def __init__(self, line: int, column: int, whole_file: bool, rules: frozenset[str]) -> None:
+    def __init__(self, line: int, column: int, whole_file: bool, names: list[tuple[str, int]]) -> None:
         self.line = line
         self.column = column
         self.whole_file = whole_file
-        self.rules = rules  # empty: every rule
+        self.names = names  # (name, column) as written; empty: every rule
+        self.target = line  # the line it covers: its own, or the next one for a line holding only comments
         self.used: set[str] = set()
 
 
 def find(text: str) -> list[Suppression]:
     if "svcconf:" not in text:
         return []
-    found = []
+    found: list[Suppression] = []
+    waiting: list[Suppression] = []  # on lines holding only comments: they cover the next other line
     for number, line in enumerate(text.splitlines(), 1):
+        comment_only = line.lstrip().startswith("#")
+        if not comment_only:
+            for suppression in waiting:
+                suppression.target = number
+            waiting.clear()
         if "svcconf:" not in line:
             continue
         start = 0
         close = -1  # the first `]` after `start` (len(line): none), searched again only once passed
         while (match := _COMMENT.search(line, start)) is not None:
             start = match.end()
-            names = ""
+            names: list[tuple[str, int]] = []
             if line.startswith("[", start):
                 if close < start:
                     close = line.find("]", start)
                     close = len(line) if close < 0 else close
                 if close < len(line):
-                    names = line[start + 1 : close]
+                    names = _names(line, start + 1, close)
                     start = close + 1
-            rules = frozenset(name.strip() for name in names.split(",") if name.strip())
-            found.append(Suppression(number, match.start() + 1, match.group(1) == "ignore-file", rules))
+            suppression = Suppression(number, match.start() + 1, match.group(1) == "ignore-file", names)
+            found.append(suppression)
+            if comment_only:
+                waiting.append(suppression)
     return found
 
 
-def apply(file: str, text: str, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Drop suppressed diagnostics; warn about suppressions that matched nothing."""
+def _names(line: str, start: int, end: int) -> list[tuple[str, int]]:
+    """The comma-separated names of line[start:end], each with its 1-based column, repeats dropped."""
+    names: dict[str, int] = {}
+    for part in line[start:end].split(","):
+        name = part.strip()
+        if name and name not in names:
+            names[name] = start + len(part) - len(part.lstrip()) + 1
+        start += len(part) + 1
+    return list(names.items())
+
+
+def apply(
+    file: str, text: str, diagnostics: list[Diagnostic], held_by: Callable[[Diagnostic], Iterable[int]] | None = None
+) -> list[Diagnostic]:
+    """Drop suppressed diagnostics; report suppressions that name no rule or match nothing.
+
+    `held_by(diagnostic)` gives the lines of the keys and list items that hold its value.
+    """
     suppressions = find(text)
     if not suppressions:
         return diagnostics
+    from .docs import area_rules, rule_areas
+
+    rules, areas = rule_areas(), area_rules()
+    problems: list[Diagnostic] = []
     # The first suppression (in file order) that covers a diagnostic takes it: index them by
-    # (line or None for the whole file, rule or None for every rule) to find it in four look-ups.
-    first: dict[tuple[int | None, str | None], int] = {}
+    # (line, or None for the whole file; rule, or None for every rule) to find it in a look-up per line.
+    first: dict[tuple[int | None, str | None], tuple[int, str | None]] = {}
     for order, suppression in enumerate(suppressions):
-        line = None if suppression.whole_file else suppression.line
-        for rule in suppression.rules or (None,):
-            first.setdefault((line, rule), order)
+        scope = None if suppression.whole_file else suppression.target
+        if not suppression.names:
+            if suppression.whole_file:
+                message = (
+                    "ignore-file must name the rules it suppresses, e.g. `# svcconf: ignore-file[unknown-field]`; it suppresses nothing"
+                )
+                problems.append(_problem(file, suppression.line, suppression.column, "unknown-rule", message))
+                suppression.used.add("*")
+            else:
+                first.setdefault((scope, None), (order, None))
+            continue
+        for name, column in suppression.names:
+            if name in rules:
+                first.setdefault((scope, name), (order, name))
+            elif name in areas:
+                for rule in areas[name]:
+                    first.setdefault((scope, rule), (order, name))
+            else:
+                from .docs import unknown_rule_message
+
+                problems.append(
+                    _problem(file, suppression.line, column, "unknown-rule", f"suppression names an {unknown_rule_message(name)}")
+                )
+                suppression.used.add(name)  # said once, as unknown
     kept = []
     for diagnostic in diagnostics:
-        keys = ((None, diagnostic.rule), (None, None), (diagnostic.line, diagnostic.rule), (diagnostic.line, None))
-        order = min((first[key] for key in keys if key in first), default=None)
-        if order is None:
+        taken = None
+        for line in (None, diagnostic.line, *(held_by(diagnostic) if held_by and diagnostic.path else ())):
+            for key in ((line, diagnostic.rule), (line, None)):
+                found = first.get(key)
+                if found is not None and (taken is None or found[0] < taken[0]):
+                    taken = found
+        if taken is None:
             kept.append(diagnostic)
         else:
-            suppressions[order].used.add(diagnostic.rule)
+            order, name = taken
+            suppressions[order].used.add(name or "*")
     for suppression in suppressions:
-        unused = sorted(suppression.rules - suppression.used) if suppression.rules else ([] if suppression.used else ["*"])
+        unused = [name for name, _column in suppression.names if name not in suppression.used] or (
+            [] if suppression.names or suppression.used else ["any rule"]
+        )
         if unused:
-            what = ", ".join(unused) if unused != ["*"] else "any rule"
-            kept.append(
-                Diagnostic(
-                    file,
-                    suppression.line,
-                    suppression.column,
-                    "unused-suppression",
-                    Severity.WARNING,
-                    f"suppression for {what} matches no diagnostic here; remove it",
-                )
-            )
-    return kept
+            message = f"suppression for {', '.join(unused)} matches no diagnostic here; remove it"
+            kept.append(_problem(file, suppression.line, suppression.column, "unused-suppression", message))
+    return kept + problems
+
+
+def _problem(file: str, line: int, column: int, rule: str, message: str) -> Diagnostic:
+    return Diagnostic(file, line, column, rule, Severity.WARNING, message)

@@ -18,6 +18,17 @@ def pytest_addoption(parser):
     )
 
 
+def params_or_skip(values: list, reason: str, ids=None, width: int = 1) -> list:
+    """Parameters for `parametrize`, or one skipped parameter saying why there are none.
+
+    An empty list would make pytest collect nothing, or a `[NOTSET]` item: the test would vanish
+    from the counts instead of being reported as skipped.
+    """
+    if values:
+        return [pytest.param(*(v if isinstance(v, tuple) else (v,)), id=ids(v) if ids else None) for v in values]
+    return [pytest.param(*([None] * width), marks=pytest.mark.skip(reason=reason), id="absent")]
+
+
 @pytest.fixture
 def update_fixtures(request) -> bool:
     return request.config.getoption("--update-fixtures")

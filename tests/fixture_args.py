@@ -8,6 +8,7 @@ from __future__ import annotations
 import shlex
 
 from svcconf.cli import build_parser
+from svcconf.config import Config
 from svcconf.options import ValidateOptions, validate_options
 
 PREFIX = "# fixture-args:"
@@ -17,4 +18,4 @@ def options_for(text: str) -> ValidateOptions:
     first = text.split("\n", 1)[0]
     words = shlex.split(first[len(PREFIX) :]) if first.startswith(PREFIX) else []
     args = build_parser().parse_args(["validate", "--no-config", *words])
-    return validate_options(args, {})._replace(jobs=1)
+    return validate_options(args, Config())._replace(jobs=1)

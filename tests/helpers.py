@@ -1,13 +1,17 @@
-"""Run the CLI in-process and collect what a user would see."""
+"""Run the CLI in-process and collect what a user would see; every SARIF log a run writes is checked against the SARIF schema."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from svcconf.cli import main
+
+SARIF_SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 
 
 @dataclass
@@ -35,4 +39,44 @@ def run(*args: str, stdin: bytes = b"", monkeypatch=None) -> Run:
         code = exit.code if isinstance(exit.code, int) else 2
     finally:
         sys.stdout, sys.stderr, sys.stdin = old
-    return Run(code, out.getvalue(), err.getvalue())
+    result = Run(code, out.getvalue(), err.getvalue())
+    _check_sarif_written(args, result)
+    return result
+
+
+def _option(args: tuple[str, ...], short: str, long: str) -> str | None:
+    """The value of an option in a command line (`-f sarif`, `--format sarif`, `--format=sarif`), the last one if repeated."""
+    value = None
+    for index, arg in enumerate(args):
+        if arg in (short, long) and index + 1 < len(args):
+            value = args[index + 1]
+        elif arg.startswith(long + "="):
+            value = arg.partition("=")[2]
+    return value
+
+
+def _check_sarif_written(args: tuple[str, ...], result: Run) -> None:
+    if not args or args[0] != "validate" or _option(args, "-f", "--format") != "sarif":
+        return
+    output = _option(args, "-o", "--output")
+    if output is None:
+        text = result.out
+    else:
+        path = Path(output)
+        text = path.read_text(encoding="utf-8") if path.is_file() and not path.is_symlink() else ""
+    if text:
+        assert_valid_sarif(json.loads(text))
+
+
+@functools.lru_cache(maxsize=1)
+def _sarif_validator():
+    import jsonschema
+
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
+def assert_valid_sarif(log: dict) -> None:
+    """The log conforms to the SARIF 2.1.0 schema."""
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in _sarif_validator().iter_errors(log)]
+    assert errors == [], errors

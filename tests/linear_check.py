@@ -17,13 +17,8 @@ import re
 import signal
 import time
 from collections.abc import Callable, Iterator
-
-try:  # Python >= 3.11
-    from re import _constants as C
-    from re import _parser as parser
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as C  # type: ignore[no-redef]
-    import sre_parse as parser  # type: ignore[no-redef]
+from re import _constants as C
+from re import _parser as parser
 
 SHORT, LONG = 1_000, 10_000
 FLOOR = 0.02  # seconds on LONG input under which any growth is accepted

@@ -171,6 +171,8 @@ def test_huge_numbers_are_numbers_no_field_can_hold(tmp_path, number: str) -> No
         (str(tmp_path / "policy.yaml"), 4, 12, "invalid-value"),
         (str(scheduler), 3, 14, "wrong-type"),
     ]
+    message = next(d["message"] for d in result.json()["diagnostics"] if d["rule"] == "wrong-type")
+    assert message == "cannot unmarshal number into a field of type integer"  # a number, as the server says, not null
 
 
 # --------------------------------------------------------------------------- what is read, and how much

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-cel = pytest.importorskip("svcconf.cel")
+from svcconf import cel
 
 HEAD = (1, 36)
 

@@ -325,3 +325,12 @@ def test_output_onto_a_folder_is_a_usage_error(project) -> None:
     result = run("validate", "-f", "json", "-o", "out", "enc.yaml")
     assert (result.code, result.out, result.err) == (2, "", "svcconf: out: cannot write the report: it is a folder\n")
     assert list((project / "out").iterdir()) == []
+
+
+def test_a_file_named_like_an_option_is_a_file_not_an_option(tmp_path, monkeypatch) -> None:
+    # pre-commit passes staged names after the hook's arguments: `-ostray.yaml` must not become `-o stray.yaml`.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-ostray.yaml").write_text("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Everything\n")
+    result = run("validate", "--no-config", "-ostray.yaml")
+    assert result.code == 1 and "./-ostray.yaml:4:12: error [invalid-value]" in result.out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["-ostray.yaml"]

@@ -9,8 +9,6 @@ import pytest
 
 from tests.helpers import run
 
-pytest.importorskip("cel_expr_python")
-
 CONFIG = """\
 apiVersion: apiserver.config.k8s.io/v1
 kind: AuthenticationConfiguration

@@ -90,3 +90,20 @@ def test_a_file_over_the_limit_places_its_findings(tmp_path) -> None:
     assert {d.root for d in loaded.documents} == {None}
     found = [(d.line, d.column, d.rule, d.document) for d in check_file(str(path), ValidateOptions()).diagnostics]
     assert found == [(4 * count + 3, 23, "unknown-field", count + 1)]
+
+
+def test_suppressions_on_the_keys_that_hold_a_finding(nodes_never_kept) -> None:
+    # A suppression on a key above the reported value, top-level or nested, in the second
+    # document: found from the span and from the document composed again, as with nodes.
+    text = (
+        POLICY
+        + "---\n"
+        + "apiVersion: audit.k8s.io/v1\nkind: Policy\n"
+        + "omitStages:  # svcconf: ignore[invalid-value]\n"
+        + "  - Bogus\n"
+        + "rules:  # svcconf: ignore[unknown-field]\n"
+        + "  - level: None\n    bogus: 1\n"
+    )
+    kept = placed("t.yaml", text, keep_nodes=True)
+    assert kept == [(3, 23, "unknown-field", "rules[0].bogus", 1)]
+    assert placed("t.yaml", text, keep_nodes=False) == kept

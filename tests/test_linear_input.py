@@ -13,6 +13,7 @@ import pytest
 
 from svcconf.model import Diagnostic
 from svcconf.pipeline import check_text
+from tests.helpers import run
 
 DEADLINE = 20  # seconds
 
@@ -171,3 +172,20 @@ def test_1500_kubelet_and_1500_proxy_documents_in_one_file() -> None:
     duplicates = [line for line, _column, rule, _path in found if rule == "duplicate-bootstrap-kind"]
     assert duplicates == lines_starting(text, "kind:")[2:]
     assert len(found) == len(masquerade) + len(duplicates)
+
+
+def test_a_configuration_file_with_many_unknown_keys_is_reported_in_linear_time(tmp_path) -> None:
+    config = tmp_path / ".svcconf.yaml"
+    config.write_text("".join(f"k{i}: 1\n" for i in range(20_000)), encoding="utf-8")
+    with deadline():
+        result = run("validate", "--config", str(config), str(tmp_path))
+    assert result.code == 2
+    assert result.err.count("invalid configuration") == 20_000
+
+
+def test_a_huge_configuration_file_is_refused_without_reading_it_whole(tmp_path) -> None:
+    config = tmp_path / ".svcconf.yaml"
+    with open(config, "wb") as handle:
+        handle.truncate(64 * 1024**3)  # sparse: 64 GiB that cost no disk
+    result = run("validate", "--config", str(config), str(tmp_path))
+    assert result.code == 2 and "over the 1,048,576-byte limit" in result.err

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from svcconf.cli import build_parser
+from svcconf.config import Config
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.options import ValidateOptions, migrate_options
 from svcconf.pipeline import check_text
@@ -28,7 +29,7 @@ def options_for(case: Path) -> MigrateOptions:
             given = shlex.split(line[len("# fixture-args:") :])
             words += ["--to-version", given[given.index("--target-version") + 1]]
     args = build_parser().parse_args(["migrate", "--no-config", *words])
-    return migrate_options(args, {})
+    return migrate_options(args, Config())
 
 
 def migrated(case: Path) -> bytes:

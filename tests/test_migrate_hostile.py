@@ -240,3 +240,21 @@ def test_a_service_port_of_other_scripts_digits_is_a_port_name_not_a_crash() -> 
     outcome = migrate_bytes("ingress.yaml", ingress, MigrateOptions())
     assert [d.rule for d in outcome.diagnostics if d.rule == "internal-error"] == []
     assert b'name: "\xc2\xb2"' in (outcome.output or b"") or b"name: \xc2\xb2" in (outcome.output or b"")
+
+
+@pytest.mark.parametrize("score", ["{disabled: 1.5}", "{enabled: x}", "[]"])
+def test_scheduler_plugin_lists_of_the_wrong_type_leave_weights_alone(score: str) -> None:
+    from svcconf.migrate import MigrateOptions, migrate_bytes
+
+    text = f"apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\nprofiles:\n  - plugins:\n      score: {score}\n"
+    outcome = migrate_bytes("scheduler.yaml", text.encode(), MigrateOptions(deprecated=True))
+    assert [d.message for d in outcome.diagnostics if d.rule == "internal-error"] == []
+
+
+def test_a_second_byte_order_mark_does_not_shift_the_splice() -> None:
+    from svcconf.migrate import MigrateOptions, migrate_bytes
+
+    bom = "\ufeff".encode()
+    data = bom + bom + b"kind: EncryptionConfig\napiVersion: v1\nresources: []\n"
+    outcome = migrate_bytes("enc.yaml", data, MigrateOptions(deprecated=True))
+    assert outcome.output == bom + bom + b"kind: EncryptionConfiguration\napiVersion: apiserver.config.k8s.io/v1\nresources: []\n"

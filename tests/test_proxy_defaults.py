@@ -25,7 +25,7 @@ def _catalogue_default_yaml() -> str:
     return match.group(1)
 
 
-@pytest.mark.skipif(not CATALOGUE.exists(), reason="../shared is not present")
+@pytest.mark.skipif(not CATALOGUE.exists(), reason="../shared/reference is not present")
 def test_defaults_file_equals_the_catalogue_default_yaml() -> None:
     assert DEFAULTS.read_text(encoding="utf-8") == _catalogue_default_yaml()
 

@@ -7,7 +7,7 @@ import pytest
 from svcconf.catalog import parse_release
 from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_file
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, params_or_skip
 
 # rules-components 3.1: deprecated and removed (no longer decodable) releases.
 LIFETIME = {"v1beta2": ("1.25", "1.28"), "v1beta3": ("1.26", "1.29")}
@@ -27,6 +27,7 @@ def _files() -> list[tuple[str, str]]:
 
 
 FILES = _files()
+ABSENT = "../shared/corpus/scheduler is not present"
 
 
 def _lifecycle_rules(path: str, target: str) -> set[str]:
@@ -34,13 +35,12 @@ def _lifecycle_rules(path: str, target: str) -> set[str]:
     return {d.rule for d in result.diagnostics if d.rule.endswith("-api-version")}
 
 
-@pytest.mark.skipif(not FILES, reason="../shared/corpus/scheduler is not present")
+@pytest.mark.skipif(not FILES, reason=ABSENT)
 def test_corpus_has_both_removed_versions() -> None:
     assert {version for _path, version in FILES} == set(LIFETIME)
 
 
-@pytest.mark.skipif(not FILES, reason="../shared/corpus/scheduler is not present")
-@pytest.mark.parametrize("path,version", FILES, ids=[f"{p.rsplit('/', 1)[-1]}" for p, _v in FILES])
+@pytest.mark.parametrize("path,version", params_or_skip(FILES, ABSENT, ids=lambda f: f[0].rsplit("/", 1)[-1], width=2))
 def test_removed_at_the_right_release(path: str, version: str) -> None:
     deprecated, removed = LIFETIME[version]
     before = f"1.{int(removed.split('.')[1]) - 1}"

@@ -19,6 +19,12 @@ def error(message: str) -> None:
     sys.stderr.write(f"svcconf: {printable(message)}\n")
 
 
+def usage(parser: argparse.ArgumentParser) -> int:
+    """A command group run without its sub-command: its help, and the usage exit code."""
+    parser.print_help()
+    return EXIT_USAGE
+
+
 def comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
@@ -34,9 +40,16 @@ def size(text: str) -> int:
     return int(float(number) * factor)
 
 
+def config_problems(err) -> list[str]:
+    """An unusable configuration file's problems, one line each with its position."""
+    return [
+        f"{d.file}:{d.line}:{d.column}: invalid configuration:" + (f" {d.path_text}:" if d.path_text else "") + f" {d.message}"
+        for d in err.diagnostics
+    ]
+
+
 def config_error(err) -> int:
-    """Report an unusable configuration file, one line per problem with its position; the usage exit code."""
-    for d in err.diagnostics:
-        where = f" {d.path_text}:" if d.path_text else ""
-        error(f"{d.file}:{d.line}:{d.column}: invalid configuration:{where} {d.message}")
+    """Report an unusable configuration file on stderr; the usage exit code."""
+    for problem in config_problems(err):
+        error(problem)
     return EXIT_USAGE

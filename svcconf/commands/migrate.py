@@ -82,10 +82,11 @@ def _patch_name(path: str) -> str:
 
 def run(args) -> int:
     from ..config import ConfigError, read_config
+    from ..discovery import Selection, discover
     from ..migrate import migrate_bytes, write_atomic
     from ..model import Severity
     from ..options import OptionsError, migrate_options
-    from ..pipeline import STDIN, STDIN_NAME, discover
+    from ..pipeline import STDIN, STDIN_NAME
     from ..report.migrate_report import write_exit_reason, write_json, write_text
 
     # The same configuration file and shared settings as validate: releases, domain, excluded paths.
@@ -96,7 +97,7 @@ def run(args) -> int:
     except OptionsError as err:
         error(str(err))
         return EXIT_USAGE
-    files, unreadable = discover(args.paths or ["."], list(options.exclude))
+    files, unreadable = discover(args.paths or ["."], Selection.of(options))
     outcomes = []
     failed = False
     unwritten: set[str] = set()  # files that would change but are symbolic links not to follow

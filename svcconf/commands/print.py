@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 import os
 
+from . import usage
+
 
 def add_parser(commands) -> None:
     parser = commands.add_parser("print", help="print default configuration", description="Print generated configuration documents.")
@@ -17,11 +19,4 @@ def add_parser(commands) -> None:
     for name in sorted(os.listdir(folder)):
         if name.endswith(".py") and not name.startswith("_"):
             importlib.import_module(f"svcconf.defaults.{name[:-3]}").add_parsers(targets)
-    parser.set_defaults(run=lambda args: _usage(parser))
-
-
-def _usage(parser) -> int:
-    from . import EXIT_USAGE
-
-    parser.print_help()
-    return EXIT_USAGE
+    parser.set_defaults(run=lambda args: usage(parser))

@@ -1,4 +1,9 @@
-"""`svcconf validate`: check files, folders or stdin and report every problem with its position."""
+"""`svcconf validate`: check files, folders or stdin and report every problem with its position.
+
+A run that fails (exit code 2: a usage error, an unusable configuration file, a path that cannot
+be read) still writes its report, and the report says the run failed: a CI step that uploads it
+whatever happened must never show an empty, green report for a check that did not run.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import os
 import sys
 
 from ..options import FIELD_VALIDATION, add_shared_arguments, add_target_argument
-from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_error, error, size
+from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_problems, error, size
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 HELP = "check files, folders or stdin (-)"
@@ -23,14 +28,21 @@ def add_parser(commands) -> None:
         "paths", nargs="*", metavar="PATH", help="files, folders (searched for *.yaml, *.yml, *.json) or - for stdin; default: ."
     )
     parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="report format (default: text)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout (its folder is created; never through a symlink)"
+    )
     parser.add_argument("--fail-on", choices=SEVERITIES, default=None, help="lowest severity that makes the exit code 1 (default: error)")
-    add_target_argument(parser, help="release to check against (default: the newest release svcconf knows)")
+    parser.add_argument(
+        "--exit-zero", action="store_true", help="exit 0 whatever the findings (usage errors and unreadable paths still exit 2)"
+    )
+    add_target_argument(parser, help="release to check against: 1.31, v1.31 or 1.31.2 (default: the newest release svcconf knows)")
     parser.add_argument(
         "--field-validation", choices=FIELD_VALIDATION, help="unknown fields are errors, warnings or ignored (default: Strict)"
     )
-    parser.add_argument("--select", type=comma_list, metavar="IDS", help="report only these rule ids (comma list)")
-    parser.add_argument("--ignore", type=comma_list, metavar="IDS", help="never report these rule ids (comma list)")
+    parser.add_argument(
+        "--select", type=comma_list, metavar="IDS", help="report only these rule ids or areas, e.g. encryption (comma list)"
+    )
+    parser.add_argument("--ignore", type=comma_list, metavar="IDS", help="never report these rule ids or areas (comma list)")
     parser.add_argument(
         "-j", "--jobs", type=int, default=None, metavar="N", help="worker processes for many files (default: number of cores)"
     )
@@ -49,23 +61,35 @@ def add_parser(commands) -> None:
         "--fs-checks", action="store_true", help="also check files named by absolute paths (kubeconfigs, plugin configs): run on the node"
     )
     add_shared_arguments(parser)
+    parser.add_argument("-v", "--verbose", action="store_true", help="list on stderr each file or folder left unchecked, and why")
     parser.add_argument(
-        "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output (default: auto; NO_COLOR is honoured)"
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour in text output (default: auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
     )
 
     parser.set_defaults(run=run)
 
 
-def _use_color(choice: str, stream) -> bool:
+def use_color(choice: str, stream) -> bool:
+    """--color, then NO_COLOR (set and not empty: none), FORCE_COLOR (set and not empty: colour), then whether it is a terminal."""
     if choice != "auto":
         return choice == "always"
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
         return False
     return hasattr(stream, "isatty") and stream.isatty()
 
 
 def _open_report_file(path: str):
-    """The report file, created or emptied; opening (not a check before it) refuses symlinks and folders."""
+    """The report file, created or emptied, its folder created; opening (not a check before it) refuses symlinks and folders."""
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     return open(os.open(path, flags, 0o666), "w", encoding="utf-8")
 
@@ -85,33 +109,85 @@ def _stdout():
     return sys.stdout
 
 
-def run(args) -> int:
-    from ..config import ConfigError, read_config
-    from ..model import Severity
-    from ..options import OptionsError, validate_options
-    from ..pipeline import validate
+def _write(report, args) -> bool:
+    """Render the report to -o FILE or stdout; False (after saying why) when the file cannot be written."""
     from ..report import render
 
-    try:
-        options = validate_options(args, read_config(args))
-    except ConfigError as err:
-        return config_error(err)
-    except OptionsError as err:
-        error(str(err))
-        return EXIT_USAGE
-
-    report = validate(args.paths or ["."], options)
     try:
         output = _open_report_file(args.output) if args.output else contextlib.nullcontext(_stdout())
     except OSError as err:
         error(f"{args.output}: cannot write the report: {_why_not_writable(args.output, err)}")
-        return EXIT_USAGE
+        return False
     with output as stream:
-        render(report, args.format, stream, color=args.format == "text" and _use_color(args.color, stream))
-    for path in report.unreadable:
-        error(f"{path}: no such file or folder")
-    # A path that cannot be read is not a finding about configuration: the run itself failed.
-    if report.unreadable or any(d.rule == "unreadable-file" for d in report.diagnostics):
+        color = args.format == "text" and use_color(args.color, stream)
+        # On a terminal stderr already shows why the run failed; a report file must say it itself.
+        render(report, args.format, stream, color=color, failures_on_stderr=not args.output)
+    return True
+
+
+def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
+    """Say why the run failed, on stderr (unless the caller does) and in the report; the usage exit code."""
+    for failure in failures if say else ():
+        error(failure)
+    report.failures = failures
+    _write(report, args)
+    return EXIT_USAGE
+
+
+def run(args) -> int:
+    from ..config import ConfigError, read_config
+    from ..model import Severity
+    from ..options import OptionsError, validate_options
+    from ..pipeline import Report, validate
+
+    try:
+        config = read_config(args)
+        options = validate_options(args, config)
+    except ConfigError as err:
+        return _failed(Report(), args, config_problems(err))
+    except OptionsError as err:
+        return _failed(Report(), args, [str(err)])
+
+    try:
+        report = validate(args.paths or ["."], options)
+    except Exception as err:  # a bug: the report says the run failed, main prints it
+        _failed(Report(options=options), args, [f"internal error: {type(err).__name__}: {err}"], say=False)
+        raise
+    if args.verbose:
+        for path, why in report.skipped_paths:
+            error(f"{path}: skipped: {why}")
+    _warn_unchecked(args.paths or ["."], report, bool(config.values.get("exclude") or args.exclude), args.verbose)
+    failures = [f"{path}: no such file or folder" for path in report.unreadable]
+    unread = sum(1 for d in report.diagnostics if d.rule == "unreadable-file")
+    if unread:
+        # Not a finding about configuration: the file was never checked, so the run is not complete.
+        failures.append(f"{unread} file{'s' if unread != 1 else ''} could not be read (unreadable-file)")
+    if failures:
+        return _failed(report, args, failures)
+    if not _write(report, args):
         return EXIT_USAGE
     fail_on = Severity.parse(options.fail_on)
-    return EXIT_FINDINGS if any(d.severity >= fail_on for d in report.diagnostics) else EXIT_OK
+    failing = any(d.severity >= fail_on for d in report.diagnostics)
+    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_OK
+
+
+def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) -> None:
+    """Warn about a folder with nothing to check and a file named on the command line that exclude left out.
+
+    With -v every skipped path is already listed with its reason, so only the empty folders are added.
+    """
+    from ..pipeline import STDIN
+
+    checked = {os.path.normpath(name) for name in report.checked}
+    skipped = {os.path.normpath(path): why for path, why in report.skipped_paths}
+    for path in paths:
+        if path == STDIN or not os.path.exists(path):
+            continue
+        if os.path.isdir(path):
+            folder = os.path.normpath(path)
+            prefix = "" if folder == os.curdir else folder.rstrip(os.sep) + os.sep
+            if folder not in skipped and not any(name.startswith(prefix) for name in checked):
+                left_out = " (or exclude leaves them out)" if excluding else ""
+                error(f"warning: {path}: no *.yaml, *.yml or *.json file in this folder{left_out}; nothing checked")
+        elif os.path.normpath(path) not in checked and os.path.normpath(path) in skipped and not verbose:
+            error(f"warning: {path}: {skipped[os.path.normpath(path)]}; not checked")

@@ -12,6 +12,8 @@ import re
 DEFAULTS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "defaults")
 # The node agent keeps its name in both spellings (the spec writes it KubeletConfiguration).
 KEEP_KUBE_WORD = frozenset({"KubeletConfiguration"})
+# The component names README and --help use for the kinds with defaults.
+COMPONENTS = {"scheduler": "KubeSchedulerConfiguration", "proxy": "KubeProxyConfiguration", "kubelet": "KubeletConfiguration"}
 _API_VERSION = re.compile(r"^(\s*apiVersion:\s*)([^\s/]+)(/\S+\s*)$")
 _KIND = re.compile(r"^(\s*kind:\s*)(\S+)(\s*)$")
 
@@ -24,11 +26,11 @@ def kinds() -> list[str]:
 
 
 def resolve(written: str) -> str | None:
-    """The upstream kind for a kind written in either spelling, when it has defaults."""
+    """The upstream kind for a component name or a kind written in either spelling, when it has defaults."""
     from ..naming import Naming
 
     available = kinds()
-    for candidate in (written, Naming.kind(written)):
+    for candidate in (COMPONENTS.get(written.lower()), written, Naming.kind(written)):
         if candidate in available:
             return candidate
     if written.startswith("Svclet"):  # KubeletConfiguration written with the svc word
@@ -68,10 +70,10 @@ def add_parsers(targets) -> None:
         "defaults",
         help="a component's fully defaulted configuration",
         description="Print the fully defaulted configuration document of a component, as the component itself "
-        "fills it in (default feature gates, Linux). KIND may be written in either spelling, e.g. "
-        "KubeSchedulerConfiguration or SvcSchedulerConfiguration.",
+        f"fills it in (default feature gates, Linux). KIND is a component ({', '.join(COMPONENTS)}) or its kind in "
+        "either spelling, e.g. KubeSchedulerConfiguration or SvcSchedulerConfiguration.",
     )
-    parser.add_argument("kind", metavar="KIND", help="the kind to print")
+    parser.add_argument("kind", metavar="KIND", help=f"the component ({', '.join(COMPONENTS)}) or kind to print")
     parser.add_argument("--naming", choices=("kube", "svc"), default="kube", help="spelling of groups and kinds (default: kube)")
     add_domain_argument(parser)
     parser.set_defaults(run=run)
@@ -91,7 +93,9 @@ def run(args) -> int:
     kind = resolve(args.kind)
     text = document(kind, domain, args.naming) if kind else None
     if text is None:
-        error(f"no defaults for kind {args.kind!r}; kinds with defaults: {', '.join(kinds()) or 'none'}")
+        error(
+            f"no defaults for kind {args.kind!r}; components with defaults: {', '.join(COMPONENTS)} (or their kinds: {', '.join(kinds())})"
+        )
         return EXIT_USAGE
     sys.stdout.write(text)
     return EXIT_OK

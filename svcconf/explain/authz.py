@@ -75,9 +75,7 @@ class Authorizer(NamedTuple):
 
 def chain(data: dict, root, target: tuple) -> tuple:
     """The configured authorizers with their match conditions compiled once."""
-    from .. import cel
-
-    env = cel.environment("request", cel.release_bucket(target))
+    env = None  # the CEL runtime loads only for a chain with match conditions
     out = []
     for index, body in items(data.get("authorizers")):
         body = mapping(body)
@@ -85,6 +83,10 @@ def chain(data: dict, root, target: tuple) -> tuple:
         conditions = []
         for _k, condition in items(webhook.get("matchConditions")):
             expression = text(mapping(condition).get("expression"))
+            if env is None:
+                from ..cel.runtime import environment, release_bucket
+
+                env = environment("request", release_bucket(target))
             try:
                 program: Any = env.compile(expression)
             except RuntimeError as err:  # a declaration the binding cannot make (see cel._NOT_DECLARABLE)

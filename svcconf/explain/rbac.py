@@ -212,11 +212,11 @@ def selector_matches(selector: dict, labels: dict) -> bool:
 
 def load(paths: list[str]) -> Policy:
     """Every Role, ClusterRole and binding in files and folders (List kinds are opened)."""
+    from ..discovery import discover
     from ..naming import Naming, default_domain
-    from ..pipeline import discover
     from .config import Unusable, objects, read
 
-    files, missing = discover(paths, [])
+    files, missing = discover(paths)
     if missing:
         raise Unusable(f"cannot read {missing[0]}: no such file or folder")
     policy, naming = Policy(), Naming(default_domain())

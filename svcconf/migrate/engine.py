@@ -17,6 +17,7 @@ from yaml.nodes import ScalarNode
 
 from ..catalog import canonical, format_release, lifecycle
 from ..construct import PLAIN_TAG, STR_TAG
+from ..mentions import skip_reason
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..naming import UPSTREAM_DOMAIN, Naming
 from ..options import MigrateOptions
@@ -225,6 +226,8 @@ def _describe(unit: Unit) -> tuple[str, str]:
 def migrate_text(name: str, text: str, options: MigrateOptions, outcome: FileOutcome) -> str | None:
     """The migrated text of a decoded file (None when nothing changes); diagnostics go to outcome."""
     source = parse(name, text, json_like=name.endswith(".json"))
+    if source.problems and skip_reason(source.problems, text, Naming(options.api_domain)):
+        return None  # not YAML, and not configuration svcconf converts (a Helm template): left as it is
     if source.problems:
         for problem in source.problems:
             outcome.diagnostics.append(
@@ -353,8 +356,12 @@ def migrate_bytes(name: str, data: bytes, options: MigrateOptions | None = None)
             )
         )
         return outcome
+    # libyaml skips a byte-order mark at the start of the text it reads, so its positions would
+    # be one off from the text: a second mark (the first is gone with the encoding) is kept aside.
+    lead = "\ufeff" if text.startswith("\ufeff") else ""
     try:
-        new = migrate_text(name, text, options, outcome)
+        new = migrate_text(name, text[len(lead) :], options, outcome)
+        new = lead + new if new is not None else None
     except Exception as err:  # noqa: BLE001 - a bug in one conversion must never damage or hide the file
         outcome.edits = []  # nothing is changed
         outcome.diagnostics.append(

@@ -1,4 +1,9 @@
-"""Report formats: each module renders a Report to text; `render` picks one by name."""
+"""Report formats: each module renders a Report to text; `render` picks one by name.
+
+A report whose run failed (`Report.failures`) says so in every format: text and github print the
+error lines, JSON has an `error` member, SARIF marks its invocation unsuccessful with the errors
+as notifications, JUnit adds an `<error>`.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,10 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "sarif", "github", "junit")
 
 
-def render(report: Report, fmt: str, stream: TextIO, *, color: bool = False) -> None:
+def render(report: Report, fmt: str, stream: TextIO, *, color: bool = False, failures_on_stderr: bool = False) -> None:
+    """Write `report` as `fmt`; `failures_on_stderr`: the text report leaves the failures to the lines stderr shows."""
     module = importlib.import_module(f"{__name__}.{fmt}_format")
-    module.write(report, stream, color=color)
+    if fmt == "text":
+        module.write(report, stream, color=color, failures=not failures_on_stderr)
+    else:
+        module.write(report, stream, color=color)

@@ -75,6 +75,15 @@ def uri_reference(path: str) -> str:
     return quote(os.fsencode(path.removeprefix("./")))
 
 
+def file_uri(path: str) -> str:
+    """The `file:` URI of an absolute path, its real bytes percent-encoded."""
+    from urllib.parse import quote
+
+    if os.sep != "/":
+        path = "/" + path.replace(os.sep, "/")  # a drive path: file:///C:/...
+    return "file://" + quote(os.fsencode(path))
+
+
 # Outside ASCII, or DEL: the only characters json.dumps(ensure_ascii=False) may leave unescaped that need a look.
 _JSON_SUSPECT = r"[^\x00-\x7e]"
 

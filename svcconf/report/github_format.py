@@ -1,4 +1,4 @@
-"""GitHub Actions workflow commands: one annotation per diagnostic."""
+"""GitHub Actions workflow commands: one annotation per diagnostic, and one for a run that failed."""
 
 from __future__ import annotations
 
@@ -18,3 +18,4 @@ def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
             f"::{_LEVEL[d.severity]} file={github_property(d.file)},line={d.line},col={d.column},"
             f"title={github_property('svcconf ' + d.rule)}::{github_data(f'[{d.rule}]{where} {d.message}')}\n"
         )
+    stream.writelines(f"::error title={github_property('svcconf failed')}::{github_data(failure)}\n" for failure in report.failures)

@@ -12,7 +12,7 @@ SCHEMA_VERSION = 1
 
 
 def as_dict(report: Report) -> dict:
-    return {
+    document = {
         "version": SCHEMA_VERSION,
         "summary": {
             "files": report.files,
@@ -22,8 +22,12 @@ def as_dict(report: Report) -> dict:
             "infos": report.infos,
             "skipped": report.skipped,
         },
+        "config": report.options.config_file,  # the configuration file applied, or null
         "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
     }
+    if report.failures:  # the run failed (exit code 2): the diagnostics are not the whole answer
+        document["error"] = "; ".join(report.failures)
+    return document
 
 
 def diagnostic_dict(d: Diagnostic) -> dict:

@@ -1,4 +1,4 @@
-"""JUnit XML: a test case per file; errors are failures, warnings go to system-out."""
+"""JUnit XML: a test case per checked file, failed by the diagnostics at or above --fail-on; a failed run is an `<error>`."""
 
 from __future__ import annotations
 
@@ -16,31 +16,43 @@ def _line(d) -> str:
     return f"{file_name(d.file)}:{d.line}:{d.column}: {d.severity} [{d.rule}]" + printable(f"{where} {d.message}")
 
 
+def _failure_message(failing: list) -> str:
+    counts = [
+        f"{n} {severity}(s)" for severity in sorted(Severity, reverse=True) if (n := sum(1 for d in failing if d.severity == severity))
+    ]
+    return f"{', '.join(counts)}: {failing[0].rule}"
+
+
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
-    by_file: dict[str, list] = {}
+    fail_on = Severity.parse(report.options.fail_on)
+    by_file: dict[str, list] = {name: [] for name in report.checked}  # clean files are passed test cases
     for d in report.diagnostics:
         by_file.setdefault(d.file, []).append(d)
+    failing = {file: [d for d in diagnostics if d.severity >= fail_on] for file, diagnostics in by_file.items()}
     suites = ET.Element("testsuites", name="svcconf")
     suite = ET.SubElement(
         suites,
         "testsuite",
         name="svcconf validate",
-        tests=str(max(len(by_file), 1)),
-        failures=str(sum(1 for ds in by_file.values() if any(d.severity == Severity.ERROR for d in ds))),
-        errors="0",
+        tests=str(max(len(by_file) + (1 if report.failures else 0), 1)),
+        failures=str(sum(1 for ds in failing.values() if ds)),
+        errors="1" if report.failures else "0",
         skipped="0",
     )
-    if not by_file:
+    if not by_file and not report.failures:
         ET.SubElement(suite, "testcase", classname="svcconf", name=f"{report.files} files")
     for file, diagnostics in by_file.items():
         case = ET.SubElement(suite, "testcase", classname="svcconf", name=printable(file))
-        errors = [d for d in diagnostics if d.severity == Severity.ERROR]
-        others = [d for d in diagnostics if d.severity != Severity.ERROR]
-        if errors:
-            failure = ET.SubElement(case, "failure", message=f"{len(errors)} error(s): {errors[0].rule}", type=errors[0].rule)
-            failure.text = "\n".join(_line(d) for d in errors)
+        if failing[file]:
+            failure = ET.SubElement(case, "failure", message=_failure_message(failing[file]), type=failing[file][0].rule)
+            failure.text = "\n".join(_line(d) for d in failing[file])
+        others = [d for d in diagnostics if d.severity < fail_on]
         if others:
             ET.SubElement(case, "system-out").text = "\n".join(_line(d) for d in others)
+    if report.failures:
+        case = ET.SubElement(suite, "testcase", classname="svcconf", name="svcconf run")
+        message = printable("; ".join(report.failures))
+        ET.SubElement(case, "error", message=message, type="svcconf-failed").text = "\n".join(map(printable, report.failures))
     ET.indent(suites)
     stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     stream.write(ET.tostring(suites, encoding="unicode"))

@@ -1,27 +1,62 @@
-"""SARIF 2.1.0: results with regions and the field path, and rule metadata from the rule docs."""
+"""SARIF 2.1.0 as GitHub code scanning takes it: results with regions, paths relative to the repository root, rule help.
+
+Artifact URIs are relative to `%SRCROOT%`, the git work tree that holds the working directory
+(found by its `.git`, without running git) or else the working directory, so that the same
+files give the same URIs from any folder of a checkout; a file outside it keeps an absolute
+`file:` URI. A run that failed says so: `executionSuccessful: false` and the reasons as tool
+execution notifications, which code scanning takes as a failed analysis, not as "nothing found".
+"""
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
 
 from .. import __version__
 from ..docs import rule_doc
 from ..model import Severity
-from ..pipeline import Report
-from .escape import json_text, uri_reference
+from ..pipeline import STDIN_NAME, Report
+from .escape import file_uri, json_text, uri_reference
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SOURCE_ROOT = "%SRCROOT%"
 
 
-def as_dict(report: Report) -> dict:
-    rule_ids = sorted({d.rule for d in report.diagnostics})
+def source_root(start: str) -> str:
+    """The closest folder from `start` upward that holds `.git` (a folder, or a file in a linked work tree), else `start`."""
+    folder = start
+    while not os.path.lexists(os.path.join(folder, ".git")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return start
+        folder = parent
+    return folder
+
+
+def artifact_location(file: str, root: str) -> dict:
+    """A file as SARIF locates it: relative to %SRCROOT% inside the root, an absolute file URI outside it."""
+    if file == STDIN_NAME:
+        return {"uri": uri_reference(file)}
+    path = os.path.abspath(file)
+    relative = os.path.relpath(path, root)
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return {"uri": file_uri(path)}
+    return {"uri": uri_reference(relative), "uriBaseId": SOURCE_ROOT}
+
+
+def rule_name(rule_id: str) -> str:
+    """The PascalCase name SARIF viewers show beside the id: `invalid-key-length` -> `InvalidKeyLength`."""
+    return "".join(word[:1].upper() + word[1:] for word in rule_id.split("-"))
+
+
+def _rules(rule_ids: list[str]) -> list[dict]:
     rules = []
     for rule_id in rule_ids:
         doc = rule_doc(rule_id)
         entry = {
             "id": rule_id,
-            "name": rule_id,
+            "name": rule_name(rule_id),
             "shortDescription": {"text": doc.summary if doc else rule_id},
             "defaultConfiguration": {"level": _LEVEL[doc.severity if doc else Severity.ERROR]},
         }
@@ -31,12 +66,18 @@ def as_dict(report: Report) -> dict:
             if doc.help_uri:
                 entry["helpUri"] = doc.help_uri
         rules.append(entry)
+    return rules
+
+
+def as_dict(report: Report, root: str | None = None) -> dict:
+    root = root or source_root(os.getcwd())
+    rule_ids = sorted({d.rule for d in report.diagnostics})
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
     results = []
     for d in report.diagnostics:
         location: dict = {
             "physicalLocation": {
-                "artifactLocation": {"uri": uri_reference(d.file)},
+                "artifactLocation": artifact_location(d.file, root),
                 "region": {"startLine": d.line, "startColumn": d.column},
             }
         }
@@ -54,24 +95,26 @@ def as_dict(report: Report) -> dict:
         if d.fix:
             result.setdefault("properties", {})["fix"] = d.fix
         results.append(result)
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "svcconf",
-                        "version": __version__,
-                        "informationUri": "https://pypi.org/project/svcconf/",
-                        "rules": rules,
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": results,
+    invocation: dict = {"executionSuccessful": not report.failures}
+    if report.failures:
+        invocation["toolExecutionNotifications"] = [{"level": "error", "message": {"text": failure}} for failure in report.failures]
+    run: dict = {
+        "tool": {
+            "driver": {
+                "name": "svcconf",
+                "version": __version__,
+                "informationUri": "https://pypi.org/project/svcconf/",
+                "rules": _rules(rule_ids),
             }
-        ],
+        },
+        "invocations": [invocation],
+        "originalUriBaseIds": {SOURCE_ROOT: {"uri": file_uri(root).rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
     }
+    if report.options.config_file:  # the settings applied: a repository's file that ignores rules is never unseen
+        run["artifacts"] = [{"location": artifact_location(report.options.config_file, root), "roles": ["userSpecifiedConfiguration"]}]
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:

@@ -20,7 +20,17 @@ def summary(report: Report) -> str:
     if report.infos:
         parts.append(_plural(report.infos, "info"))
     checked = report.documents - report.skipped
-    return f"{', '.join(parts)} in {_plural(report.files, 'file')} ({_plural(checked, 'document')} checked, {report.skipped} skipped)"
+    config = f"; config: {printable(report.options.config_file)}" if report.options.config_file else ""
+    return (
+        f"{', '.join(parts)} in {_plural(report.files, 'file')} ({_plural(checked, 'document')} checked, {report.skipped} skipped{config})"
+    )
+
+
+def closing_lines(report: Report, failures: bool) -> list[str]:
+    """The summary, or for a run that failed, why (none when stderr says it): a failed run has no summary to give."""
+    if not report.failures:
+        return [summary(report)]
+    return [f"svcconf: {printable(failure)}" for failure in report.failures] if failures else []
 
 
 def lines(report: Report) -> list[tuple[str, str, str, str]]:
@@ -33,10 +43,11 @@ def lines(report: Report) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
+def write(report: Report, stream: TextIO, *, color: bool = False, failures: bool = True) -> None:
+    closing = closing_lines(report, failures)
     if not color:
         stream.writelines(f"{location} {severity} {rule} {message}\n" for location, severity, rule, message in lines(report))
-        stream.write(summary(report) + "\n")
+        stream.writelines(f"{line}\n" for line in closing)
         return
     # One Text object printed once: per-line console calls cost ~13x more for long reports.
     # Text.append takes plain strings, so a "[bold]" in a key is shown, never read as markup.
@@ -50,6 +61,8 @@ def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
         text.append(severity, style=_STYLE[d.severity])
         text.append(f" {rule} ", style="dim")
         text.append(message + "\n")
-    style = "bold red" if report.errors else ("yellow" if report.warnings else "green")
-    text.append(summary(report), style=style)
-    Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True).print(text)
+    style = "bold red" if report.errors or report.failures else ("yellow" if report.warnings else "green")
+    text.append("\n".join(closing), style=style)
+    # Colour was decided by --color, NO_COLOR and FORCE_COLOR already: rich must not decide again from the environment.
+    console = Console(file=stream, force_terminal=True, no_color=False, color_system="standard", highlight=False, soft_wrap=True)
+    console.print(text, end="\n" if closing else "")

@@ -114,7 +114,7 @@ def _micro_time(value) -> str:
 
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+            value = value.astimezone(datetime.UTC).replace(tzinfo=None)
         return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     text = str(value)
     return text[:-1] + ".000000Z" if text.endswith("Z") and "." not in text else text

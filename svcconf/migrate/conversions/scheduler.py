@@ -199,12 +199,15 @@ def _weights(doc: dict, ctx: Context) -> None:
     for index, profile in enumerate(profiles if isinstance(profiles, list) else []):
         if not isinstance(profile, dict):
             continue
-        score = get(profile, "plugins", "score") or {}
-        if not isinstance(score, dict) or not isinstance(score.get("enabled") or [], list):
+        score = get(profile, "plugins", "score")
+        score = {} if score is None else score
+        multi_point = get(profile, "plugins", "multiPoint", "enabled") or []
+        lists = (score.get("enabled") or [], score.get("disabled") or [], multi_point) if isinstance(score, dict) else ()
+        if not lists or not all(isinstance(entries, list) for entries in lists):
             continue  # a wrong type: validate reports it, and there is nothing to add weights to
-        disabled = {p.get("name") for p in score.get("disabled") or [] if isinstance(p, dict)}
-        named = {p.get("name") for p in score.get("enabled") or [] if isinstance(p, dict)}
-        named |= {p.get("name") for p in get(profile, "plugins", "multiPoint", "enabled") or [] if isinstance(p, dict)}
+        enabled, disabled_entries, multi_point = lists
+        disabled = {p.get("name") for p in disabled_entries if isinstance(p, dict)}
+        named = {p.get("name") for p in [*enabled, *multi_point] if isinstance(p, dict)}
         missing = [name for name in OLD_WEIGHTS if name not in named and name not in disabled and "*" not in disabled]
         if not missing:
             continue

@@ -14,7 +14,7 @@ from svcconf.go.memo import remembered
 from svcconf.go.names import dns1123_subdomain
 from svcconf.go.net import parse_ip
 from svcconf.go.pem import blocks as pem_blocks
-from svcconf.model import Finding, Path, render_path
+from svcconf.model import Finding, Path, Severity, render_path
 
 from .. import Context, advice, duplicate, forbidden, invalid, items, mapping, required, rule, text
 
@@ -246,7 +246,10 @@ def check_cel(path: Path, expression: str, variable: str, ctx: Context, want_boo
     from svcconf import cel  # the CEL runtime loads only when a document holds an expression
 
     result = cel.compile_expression(expression, variable, ctx.target)
-    if result.error:
+    if result.unchecked:
+        # At the document root: the document's expressions share one diagnostic.
+        yield advice("cel-not-checked", (), f"CEL expressions were not compiled: {result.unchecked}", Severity.INFO)
+    elif result.error:
         yield invalid(path, expression, result.error, "cel-compile-error")
     elif want_bool and result.type_name not in ("bool", cel.UNKNOWN):
         yield invalid(path, expression, want_bool.format(type=result.type_name), "cel-result-not-bool")
