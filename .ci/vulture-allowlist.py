@@ -1,6 +1,6 @@
 # Names vulture cannot see used: protocols called by libraries, the library API, tested grammar parts.
 import svcconf
-from svcconf import construct, pipeline
+from svcconf import cli, construct, pipeline
 from svcconf.go import reference
 from svcconf.migrate import emit
 
@@ -11,4 +11,5 @@ _ = emit.round_trip_yaml  # ruamel's YAML object: preserve_quotes is a setting i
 _ = _.preserve_quotes
 _ = pipeline.check_text  # library API for in-memory text
 _ = svcconf.__getattr__  # the package's lazy library API (PEP 562)
+_ = cli.Parser._get_formatter  # argparse calls it for every argument and help text
 _ = reference.NAME  # the grammar's name pattern, kept beside REFERENCE and tested on upstream's cases

@@ -132,6 +132,7 @@ class LifecycleTable(NamedTuple):
     rows: dict[tuple[str, str, str], Lifecycle]
     group_scope: dict[str, str]
     group_versions: dict[str, frozenset[str]]
+    kind_versions: dict[tuple[str, str], list[Lifecycle]]  # (group, kind) -> its rows, one per version
     oldest: Release  # the first and last release any row names: the releases svcconf can check against
     latest: Release
 
@@ -142,7 +143,7 @@ class LifecycleTable(NamedTuple):
         return sorted(kind for (g, v, kind) in self.rows if g == group and v == version)
 
     def versions_of_kind(self, group: str, kind: str) -> list[Lifecycle]:
-        return [row for (g, _v, k), row in self.rows.items() if g == group and k == kind]
+        return self.kind_versions.get((group, kind), [])
 
 
 @functools.lru_cache(maxsize=1)
@@ -166,10 +167,14 @@ def lifecycle() -> LifecycleTable:
         rows[(row.group, row.version, row.kind)] = row
     group_scope: dict[str, str] = {}
     group_versions: dict[str, set[str]] = {}
+    kind_versions: dict[tuple[str, str], list[Lifecycle]] = {}
     for row in rows.values():
+        kind_versions.setdefault((row.group, row.kind), []).append(row)
         # A group is a config group when any of its rows says so.
         if group_scope.get(row.group) != "config":
             group_scope[row.group] = row.scope
         group_versions.setdefault(row.group, set()).add(row.version)
     named = [release for row in rows.values() for release in (row.introduced, row.deprecated, row.removed) if release]
-    return LifecycleTable(newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()}, min(named), max(*named, newest))
+    return LifecycleTable(
+        newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()}, kind_versions, min(named), max(*named, newest)
+    )

@@ -31,12 +31,32 @@ def _command_modules() -> list[str]:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with its error line escaped: it quotes unknown arguments raw, and a file name can hold a newline."""
+    """argparse, with its error line escaped (it quotes unknown arguments raw, and a file name can
+    hold a newline) and its help sized to the terminal without shutil."""
 
     def error(self, message: str):
         from .report.escape import printable
 
         super().error(printable(message))
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse makes a formatter for every argument added and sizes it with shutil, whose import
+        # (with the compression modules it loads) costs each run of a pre-commit hook ~4 ms.
+        return self.formatter_class(prog=self.prog, width=_terminal_width())
+
+
+def _terminal_width() -> int:
+    """shutil.get_terminal_size().columns - 2, as argparse sizes its help: $COLUMNS, the terminal, or 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
 
 
 class CommandParser(Parser):
@@ -70,7 +90,12 @@ rules: --select/--ignore and suppressions take rule ids or areas (`svcconf rules
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command or, given the name of one, of that command alone.
+
+    A run of one command (the pre-commit hook's `svcconf validate`) need not import the other
+    commands and build their parsers; --help, a mistyped command and --version need them all.
+    """
     parser = Parser(
         prog="svcconf",
         description="Lint and migrate control-plane configuration files.",
@@ -79,7 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"svcconf {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
-    for name in _command_modules():
+    names = _command_modules()
+    module = (command or "").replace("-", "_")
+    for name in [module] if module in names else names:
         importlib.import_module(f".commands.{name}", __package__).add_parser(commands)
     return parser
 
@@ -95,8 +122,9 @@ def as_paths(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(as_paths(sys.argv[1:] if argv is None else argv))
+    argv = as_paths(sys.argv[1:] if argv is None else list(argv))
+    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
+    args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help()
         return EXIT_USAGE

@@ -128,28 +128,20 @@ class Builder:
     need one (duplicate keys, ambiguous scalars) are remembered and placed afterwards.
     """
 
-    __slots__ = ("ambiguous", "budget", "build", "duplicates")
+    __slots__ = ("ambiguous", "budget", "duplicates")
 
-    def __init__(self, guard_aliases: bool, budget: int = MAX_EXPANDED_NODES) -> None:
+    def __init__(self, budget: int = MAX_EXPANDED_NODES) -> None:
         self.duplicates: list[tuple[Node, Node]] = []  # (mapping node, second key node)
         self.ambiguous: list[tuple[Node, Any]] = []
         self.budget = budget  # nodes left to build; the file's documents share one budget
-        # Only a document with anchors can expand through aliases; the others skip the count.
-        self.build = self._build_counted if guard_aliases else self._build
 
-    def _build(self, node: Node) -> Any:
+    def build(self, node: Node) -> Any:
         cls = node.__class__
         if cls is ScalarNode:
             return self.scalar(node)
         if cls is MappingNode:
             return self.mapping(node)
         return [self.build(child) for child in node.value]
-
-    def _build_counted(self, node: Node) -> Any:
-        self.budget -= 1
-        if self.budget < 0:
-            raise AliasBomb
-        return self._build(node)
 
     def scalar(self, node: ScalarNode) -> Any:
         tag = node.tag
@@ -230,6 +222,19 @@ class Builder:
                             if key not in explicit:
                                 result.setdefault(key, value)
         return result
+
+
+class BudgetBuilder(Builder):
+    """A Builder that counts the nodes it builds against the file's budget: for documents with anchors,
+    the only ones that can expand through aliases."""
+
+    __slots__ = ()
+
+    def build(self, node: Node) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            raise AliasBomb
+        return Builder.build(self, node)
 
 
 _Link = tuple | None  # (parent link, segment): a path kept as a chain of its prefixes

@@ -13,6 +13,7 @@ from . import catalog, rules
 from .model import Anchor, Finding, Path, Severity
 from .naming import GroupVersion, Naming
 from .options import ValidateOptions
+from .schema import checker_for
 from .source import Document
 
 
@@ -53,6 +54,7 @@ class DocumentChecker:
     def __init__(self, options: ValidateOptions, file: str) -> None:
         self.options = options
         self.target = options.resolved_target()
+        self.target_text = catalog.format_release(self.target)
         self.field_validation = options.field_validation
         self.file = file
         self.naming = Naming(options.api_domain)
@@ -173,7 +175,7 @@ class DocumentChecker:
         if row is None:
             return
         fmt = catalog.format_release
-        target = fmt(self.target)
+        target = self.target_text
         instead = f"; migrate to {row.replacement}" if row.replacement else "; it has no replacement"
         if row.introduced and self.target < row.introduced:
             yield Finding(
@@ -229,8 +231,6 @@ class DocumentChecker:
         return rules.Context(self.target, self.file, siblings, self.options, kind=kind, group_version=gv, embedded=embedded)
 
     def _schema_and_rules(self, gv: GroupVersion, kind: str, unit: Unit, document: Document, siblings: list[dict]) -> list[Finding]:
-        from .schema import checker_for
-
         checker = checker_for(gv.group, gv.version, kind)
         self._schema_checked[unit.prefix] = checker is not None
         ambiguous = self._ambiguous_under(unit.prefix, document)

@@ -11,6 +11,8 @@ import os
 import re
 from typing import NamedTuple
 
+from .go.memo import remembered
+
 UPSTREAM_DOMAIN = "k8s.io"
 DOMAIN_ENV = "SVCCONF_API_DOMAIN"
 # A DNS subdomain with at least two labels; each dash run is followed by an alphanumeric, so no text matches two ways.
@@ -43,6 +45,21 @@ class GroupVersion(NamedTuple):
         return "ga"
 
 
+@remembered(253)  # the longest DNS name: every document names its group again
+def _upstream_group(written: str, domain: str) -> str:
+    group = written
+    for suffix in {domain, UPSTREAM_DOMAIN}:
+        if group == suffix:
+            group = UPSTREAM_DOMAIN
+            break
+        if group.endswith("." + suffix):
+            group = group[: -len(suffix)] + UPSTREAM_DOMAIN
+            break
+    if "svc" in group:
+        group = ".".join("kube" + label[3:] if label.startswith("svc") else label for label in group.split("."))
+    return group
+
+
 class Naming:
     """Maps names as written in a file onto the upstream spelling, for one configured domain."""
 
@@ -50,17 +67,7 @@ class Naming:
         self.domain = domain
 
     def group(self, written: str) -> str:
-        group = written
-        for suffix in {self.domain, UPSTREAM_DOMAIN}:
-            if group == suffix:
-                group = UPSTREAM_DOMAIN
-                break
-            if group.endswith("." + suffix):
-                group = group[: -len(suffix)] + UPSTREAM_DOMAIN
-                break
-        if "svc" in group:
-            group = ".".join("kube" + label[3:] if label.startswith("svc") else label for label in group.split("."))
-        return group
+        return _upstream_group(written, self.domain)
 
     @staticmethod
     def kind(written: str) -> str:

@@ -1,7 +1,8 @@
 """Bytes to documents: decoding, composition with positions, and one diagnostic for a file that cannot be read.
 
 Documents are composed by libyaml and built by `construct`; positions come from the composed
-nodes only when a finding needs one.
+nodes only when a finding needs one. Nodes take about 40 bytes per byte of text: under validate a
+large file keeps only its text, its values and each document's Span (see positions.py).
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ import gc
 from typing import Any, NamedTuple
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import Node
 
-from .construct import MAX_EXPANDED_NODES, PLAIN_TAG, AliasBomb, Builder, NodeLoader, placed_problems
-from .model import Anchor, Path, Severity
+from .construct import MAX_EXPANDED_NODES, AliasBomb, BudgetBuilder, Builder, NodeLoader, placed_problems
+from .model import Severity
 from .options import DEFAULT_MAX_FILE_SIZE
+from .positions import Locator, Span, SpanLocator, position, span_of, span_start
+
+__all__ = ["Document", "FileProblem", "Locator", "SourceFile", "decode", "load_bytes", "parse", "position", "too_large"]
 
 
 class FileProblem(NamedTuple):
@@ -31,21 +35,32 @@ class FileProblem(NamedTuple):
 class Document(NamedTuple):
     index: int
     data: Any
-    root: Node
+    root: Node | None  # None when the file was too large to keep its nodes (then span is set)
     problems: list  # KeyProblem: duplicate keys
     ambiguous: list  # (path, written, value, line, column) of scalars YAML 1.2 reads differently
+    span: Span | None = None  # where its text and top level are, for SourceFile.locator
 
 
 class SourceFile:
     """A file's text, its documents, and what kept parts of it from being read."""
 
-    __slots__ = ("documents", "name", "problems", "text")
+    __slots__ = ("composed", "documents", "name", "problems", "text")
 
     def __init__(self, name: str, text: str = "", problems: list[FileProblem] | None = None) -> None:
         self.name = name
         self.text = text
         self.documents: list[Document] = []
         self.problems: list[FileProblem] = problems or []
+        self.composed: str | None = None  # the text as composed, when documents are composed again from it
+
+    def locator(self, position: int) -> Locator | SpanLocator:
+        """Positions in the document at `position`, from its nodes or, when they were not kept, from its span."""
+        document = self.documents[position]
+        if document.root is not None:
+            return Locator(document.root)
+        following = position + 1 < len(self.documents)
+        end = self.documents[position + 1].span.start if following else None  # type: ignore[union-attr]
+        return SpanLocator(self.composed or "", document.span, end, position)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- decoding
@@ -116,18 +131,32 @@ def _syntax_problem(err: yaml.YAMLError, text: str) -> FileProblem:
     return FileProblem("yaml-syntax", message, mark.line + 1, mark.column + 1)
 
 
-def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
-    """Compose every document of a text, keeping those before a syntax error."""
+# Nodes of a file up to this many characters are kept (about 10 MB of them): most configuration
+# files are smaller. A larger file keeps each document's Span (positions.py) instead, which places
+# findings at the top level and composes a document again for a deeper one.
+KEEP_NODES_UP_TO = 1 << 18
+
+
+def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = True) -> SourceFile:
+    """Compose every document of a text, keeping those before a syntax error.
+
+    With keep_nodes False, a text over KEEP_NODES_UP_TO characters keeps no nodes (Document.root
+    is None): SourceFile.locator composes a document again when a finding needs its positions.
+    """
     source = SourceFile(name, text)
     if json_like and "\t" in text:
         # JSON allows tabs as white space, YAML does not; inside JSON strings they must be escaped.
         text = text.replace("\t", " ")
+    keep = keep_nodes or len(text) <= KEEP_NODES_UP_TO
+    if not keep:
+        source.composed = text
     loader = NodeLoader(text)
     guard_aliases = "&" in text
     # A document holds at most about one node per character of its text: what aliases add beyond
     # that is counted for the whole file, so many small expansions cannot add up without limit.
     budget = MAX_EXPANDED_NODES + len(text)
     index = 0
+    start, start_line = 0, 0  # where the span of the next document starts
     # Composition allocates many small containers and creates no reference cycles; the cyclic
     # collector would only rescan them (measured: ~10% of validate time on the bench corpus).
     collecting = gc.isenabled()
@@ -137,7 +166,8 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
             root = loader.get_node()
             if root is None:  # pragma: no cover
                 break
-            builder = Builder(guard_aliases, budget)
+            # Only a document with anchors can expand through aliases; the others skip the count.
+            builder = BudgetBuilder(budget) if guard_aliases else Builder(budget)
             try:
                 data = builder.build(root)
             except AliasBomb:
@@ -154,7 +184,12 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
                 break
             budget = builder.budget
             problems, ambiguous = placed_problems(root, builder)
-            source.documents.append(Document(index, data, root, problems, ambiguous))
+            if keep:
+                source.documents.append(Document(index, data, root, problems, ambiguous))
+            else:
+                source.documents.append(Document(index, data, None, problems, ambiguous, span_of(root, start, start_line)))
+                start, start_line = span_start(text, root.end_mark)
+                root = builder = None  # freed before the next document is composed
             index += 1
     except yaml.YAMLError as err:
         source.problems.append(_syntax_problem(err, text))
@@ -167,88 +202,9 @@ def parse(name: str, text: str, *, json_like: bool = False) -> SourceFile:
     return source
 
 
-def load_bytes(name: str, data: bytes, *, max_size: int = DEFAULT_MAX_FILE_SIZE) -> SourceFile:
+def load_bytes(name: str, data: bytes, *, max_size: int = DEFAULT_MAX_FILE_SIZE, keep_nodes: bool = True) -> SourceFile:
     text, problem = decode(name, data, max_size)
     if problem is not None:
         return SourceFile(name, problems=[problem])
     assert text is not None
-    return parse(name, text, json_like=name.endswith(".json"))
-
-
-# --------------------------------------------------------------------------- positions
-
-
-class Locator:
-    """Line and column of paths in one composed document.
-
-    A mapping is indexed (its own keys, then the keys it merges) the first time a path passes
-    through it, so each finding costs one look-up per path segment however wide the mapping is.
-    """
-
-    __slots__ = ("_indexes", "root")
-
-    def __init__(self, root: Node) -> None:
-        self.root = root
-        self._indexes: dict[int, dict[str, tuple[Node, Node]]] = {}
-
-    def position(self, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
-        """1-based line and column for a path: its value, its key, or the nearest enclosing node."""
-        node = self.root
-        for depth, segment in enumerate(path):
-            key_node, child = self._lookup(node, segment)
-            if child is None:
-                # Missing: point at the enclosing object (its key if it has one).
-                break
-            last = depth == len(path) - 1
-            if last and anchor is not Anchor.VALUE and key_node is not None:
-                node = key_node
-                break
-            node = child
-        mark = node.start_mark
-        return mark.line + 1, mark.column + 1
-
-    def lines_along(self, path: Path) -> list[int]:
-        """The 1-based line of each key and list item along a path, outermost first, as far as the path exists."""
-        lines = []
-        node = self.root
-        for segment in path:
-            key_node, child = self._lookup(node, segment)
-            if child is None:
-                break
-            lines.append((key_node or child).start_mark.line + 1)
-            node = child
-        return lines
-
-    def _lookup(self, node: Node, segment: Any) -> tuple[Node | None, Node | None]:
-        """The (key node, value node) for one path segment."""
-        if isinstance(node, MappingNode) and isinstance(segment, str):
-            return self._keys(node).get(segment, (None, None))
-        if isinstance(node, SequenceNode) and isinstance(segment, int) and 0 <= segment < len(node.value):
-            return None, node.value[segment]
-        return None, None
-
-    def _keys(self, node: MappingNode) -> dict[str, tuple[Node, Node]]:
-        """Key -> (key node, value node): the last of a repeated key, a merged key only when not written."""
-        index = self._indexes.get(id(node))
-        if index is not None:
-            return index
-        index = self._indexes[id(node)] = {}  # registered first: a merge that leads back here stops
-        own: dict[str, tuple[Node, Node]] = {}
-        merges = []
-        for key_node, value_node in node.value:
-            if key_node.tag == PLAIN_TAG and key_node.value == "<<":
-                merges.append(value_node)
-            elif isinstance(key_node, ScalarNode):
-                own[key_node.value] = (key_node, value_node)
-        for merge in merges:
-            for source in merge.value if isinstance(merge, SequenceNode) else [merge]:
-                if isinstance(source, MappingNode):
-                    for key, entry in self._keys(source).items():
-                        index.setdefault(key, entry)
-        index.update(own)
-        return index
-
-
-def position(root: Node, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
-    """1-based line and column for one path (for many paths in a document, keep a Locator)."""
-    return Locator(root).position(path, anchor)
+    return parse(name, text, json_like=name.endswith(".json"), keep_nodes=keep_nodes)

@@ -132,6 +132,48 @@ def test_a_list_of_6000_items_with_scalars_yaml_versions_read_differently() -> N
     assert "reads unquoted 010 as 8" in found[0].message
 
 
+# --------------------------------------------------------------------------- documents that see each other
+# Rules that look across a file's documents index the file once: thousands of documents in one
+# file cost thousands of look-ups, not millions (3,000 documents took minutes when each document
+# identified every sibling again).
+
+INIT = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\ncertificateKey: {key}\n"  # 3 lines
+CLUSTER = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\ncontrolPlaneEndpoint: 10.0.0.10:6443\n"
+KUBELET = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"  # 2 lines
+PROXY = "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\niptables:\n  masqueradeBit: 15\n"
+
+
+def documents(*texts: str) -> str:
+    return "---\n" + "---\n".join(texts)
+
+
+def lines_starting(text: str, prefix: str) -> list[int]:
+    return [number for number, line in enumerate(text.splitlines(), 1) if line.lstrip().startswith(prefix)]
+
+
+def test_1500_bootstrap_sets_in_one_file_each_repeat_a_duplicate() -> None:
+    key = "e6a2eb8581237ab72a4f494f30285ec12a9694d750b9785706a83bfcbbbd2204"
+    text = documents(*[INIT.format(key=key), CLUSTER] * 1_500)
+    kinds = lines_starting(text, "kind:")
+    # The tool refuses a kind given twice: every document after the first two repeats one.
+    expected = [(line, len("kind: ") + 1, "duplicate-bootstrap-kind", "kind") for line in kinds[2:]]
+    # A bare IP endpoint while a certificate key plans more control planes: in every ClusterConfiguration.
+    column = len("controlPlaneEndpoint: ") + 1
+    expected += [(line, column, "control-plane-endpoint-bare-ip", "controlPlaneEndpoint") for line in lines_starting(text, "controlPlane")]
+    assert rules(text) == sorted(expected)
+
+
+def test_1500_kubelet_and_1500_proxy_documents_in_one_file() -> None:
+    text = documents(*[KUBELET, PROXY] * 1_500)
+    found = rules(text)
+    # Every proxy document marks packets with bit 15, every kubelet with its default 14.
+    masquerade = [(line, column) for line, column, rule, _path in found if rule == "proxy-masquerade-bit-differs-from-kubelet"]
+    assert masquerade == [(line, len("  masqueradeBit: ") + 1) for line in lines_starting(text, "masqueradeBit:")]
+    duplicates = [line for line, _column, rule, _path in found if rule == "duplicate-bootstrap-kind"]
+    assert duplicates == lines_starting(text, "kind:")[2:]
+    assert len(found) == len(masquerade) + len(duplicates)
+
+
 def test_a_configuration_file_with_many_unknown_keys_is_reported_in_linear_time(tmp_path) -> None:
     config = tmp_path / ".svcconf.yaml"
     config.write_text("".join(f"k{i}: 1\n" for i in range(20_000)), encoding="utf-8")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .memo import remembered
+
 NANOSECOND = 1
 MICROSECOND = 1_000
 MILLISECOND = 1_000_000
@@ -26,6 +28,11 @@ def parse_duration(value: Any) -> int | None:
     """
     if not isinstance(value, str):
         return None
+    return _parse(value)
+
+
+@remembered(64)
+def _parse(value: str) -> int | None:
     text, negative = value, False
     if text[:1] in ("-", "+"):
         negative, text = text[0] == "-", text[1:]

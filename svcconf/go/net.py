@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 
+from .memo import remembered
 from .numbers import parse_int, parse_uint
 
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -128,6 +129,11 @@ def _ipv6_address(value: int) -> IP:
 def _parse_ip(value: object, sloppy: bool) -> IP | None:
     if not isinstance(value, str):
         return None
+    return _ip(value, sloppy)
+
+
+@remembered(64)
+def _ip(value: str, sloppy: bool) -> IP | None:
     for char in value:  # Go decides the family by the first '.' or ':'
         if char == ".":
             ipv4 = _ipv4(value, sloppy)
@@ -154,6 +160,11 @@ def parse_cidr_sloppy(value: object) -> Network | None:
     """netutils.ParseCIDRSloppy: address/prefix, host bits allowed; the network Go's IPNet.String() prints."""
     if not isinstance(value, str):
         return None
+    return _cidr(value)
+
+
+@remembered(64)
+def _cidr(value: str) -> Network | None:
     address, slash, prefix = value.partition("/")
     bits = parse_uint(prefix) if slash else None
     if bits is None:

@@ -10,6 +10,7 @@ hand and linear.
 from __future__ import annotations
 
 from ..model import go_quote
+from .memo import remembered
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -19,6 +20,7 @@ _USERINFO = _ALNUM | frozenset("-._:~!$&'()*+,;=%@")
 _HOST = _ALNUM | frozenset("-_.~!$&'()*+,;=:[]<>\"")  # what shouldEscape(c, encodeHost) lets through
 
 
+@remembered(256)
 def parse_url(url: str) -> tuple[str, str | None]:
     """(scheme lower-cased, error) of url.Parse; the error reads as Go's *url.Error prints it, or is None."""
     before, hash_sign, fragment = url.partition("#")

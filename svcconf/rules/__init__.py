@@ -8,8 +8,8 @@ package, e.g. `apiserver.audit`), and a module is imported only when a document 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from ..model import Anchor, Finding, Path, Severity, render_value
 from ..naming import GroupVersion
@@ -20,6 +20,30 @@ RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
 
 _REGISTRY: dict[str, dict[str, list[RuleFunction]]] = {}
 _CURRENT_MODULE: list[str] = []
+View = TypeVar("View")
+
+
+class Siblings(list):
+    """The documents of one file (their data), with the views cross-document rules derive from them.
+
+    Every document of a file sees the same Siblings. A rule that needs to know about the others
+    (their kinds, the first of a kind) asks `derived` for a view built once per file: looking at
+    every sibling for every document would make a file of n documents cost n * n.
+    """
+
+    __slots__ = ("_views",)
+
+    def __init__(self, documents: Iterable = ()) -> None:
+        super().__init__(documents)
+        self._views: dict[Hashable, Any] = {}
+
+    def derived(self, key: Hashable, build: Callable[[], View]) -> View:
+        """The view named `key` (which names whatever it depends on besides the documents), built on first use."""
+        try:
+            return self._views[key]
+        except KeyError:
+            view = self._views[key] = build()
+            return view
 
 
 class Context:
@@ -43,7 +67,7 @@ class Context:
         self,
         target: tuple,
         file: str = "-",
-        siblings: list[dict] | None = None,
+        siblings: Siblings | list[dict] | None = None,
         options: ValidateOptions | None = None,
         *,
         kind: str | None = None,
@@ -53,7 +77,8 @@ class Context:
         options = options or ValidateOptions()
         self.target = target  # target release, (1, NN)
         self.file = file
-        self.siblings = siblings or []  # the documents of the same file
+        # The documents of the same file (a plain list is wrapped: its views then last for this context only).
+        self.siblings = siblings if isinstance(siblings, Siblings) else Siblings(siblings or ())
         self.kind = kind  # the kind being checked (upstream spelling)
         self.group_version = group_version
         self.api_domain = options.api_domain

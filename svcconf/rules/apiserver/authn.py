@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
+from svcconf.go.memo import remembered
 from svcconf.go.names import dns1123_subdomain
 from svcconf.go.net import parse_ip
 from svcconf.go.pem import blocks as pem_blocks
@@ -111,6 +112,7 @@ def _check_issuer(path: Path, issuer: dict, ctx: Context) -> Iterator[Finding]:
         )
 
 
+@remembered(256)
 def url_problem(url: str) -> str | None:
     """The first problem the server finds with an issuer or discovery URL (Go url.Parse, then the https rules)."""
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):

@@ -17,7 +17,7 @@ from svcconf.model import Finding, Path, render_value
 from svcconf.tsv import read_table
 
 from .. import Context, advice, invalid, items, mapping
-from .cross import pod_subnet_checks, siblings_of
+from .cross import bootstrap_file, pod_subnet_checks
 from .fields import check_absolute, check_args, last_arg
 
 MIN_SERVICE_ADDRESSES = 10
@@ -208,7 +208,12 @@ def _parse_host_port(value: str) -> str | None:
 
 def _several_control_planes(ctx: Context) -> bool:
     """More control planes are planned when certificates are shared or a control-plane join sits beside."""
-    for kind, sibling in siblings_of(ctx):
+    file = bootstrap_file(ctx)
+    return ctx.siblings.derived(("several-control-planes", ctx.api_domain, ctx.bootstrap), lambda: _plans_more(file.documents))
+
+
+def _plans_more(documents: list[tuple[str, str, str, dict]]) -> bool:
+    for _group, _version, kind, sibling in documents:
         if kind == "InitConfiguration" and sibling.get("certificateKey"):
             return True
         if kind == "JoinConfiguration" and isinstance(sibling.get("controlPlane"), dict):

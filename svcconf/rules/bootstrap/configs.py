@@ -15,7 +15,7 @@ from svcconf.model import Finding, Path
 from svcconf.secrets import Masked
 
 from .. import Context, advice, invalid, items, mapping, not_supported, required, rule
-from . import cluster
+from . import cluster, cross
 from .fields import check_absolute, check_args, is_absolute
 
 TOKEN = re.compile(r"^([a-z0-9]{6})\.([a-z0-9]{16})\Z")
@@ -317,6 +317,4 @@ def check_upgrade(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 @rule(*KINDS)
 def check_file(doc: dict, ctx: Context) -> Iterator[Finding]:
-    from . import cross
-
     yield from cross.check(doc, ctx)

@@ -35,32 +35,31 @@ def _naming(ctx: Context) -> Naming:
     return Naming(ctx.api_domain)
 
 
-def documents(ctx: Context) -> list[tuple[str, str, str, dict]]:
-    """(group, version, kind, data) of the file's documents of the bootstrap tool and its components."""
-    naming = _naming(ctx)
-    out = []
-    for doc in ctx.siblings:
-        gvk = identify(doc, naming)
-        if gvk and (gvk[0] == KUBEADM or COMPONENT_KINDS.get(gvk[0]) == gvk[2]):
-            out.append((*gvk, doc))
-    return out
+class BootstrapFile:
+    """The documents of one file that the bootstrap tool reads, indexed once for the checks of every document."""
+
+    __slots__ = ("count", "documents", "first", "first_own", "identities", "intent", "kinds")
+
+    def __init__(self, siblings: list, naming: Naming, stated: str | None) -> None:
+        self.identities = [identify(doc, naming) for doc in siblings]  # (group, version, kind) of every document, or None
+        # (group, version, kind, data) of the documents of the bootstrap tool and its components
+        self.documents = [
+            (*gvk, doc)
+            for gvk, doc in zip(self.identities, siblings)
+            if gvk and (gvk[0] == KUBEADM or COMPONENT_KINDS.get(gvk[0]) == gvk[2])
+        ]
+        self.first: dict[str, dict] = {}
+        self.count: dict[str, int] = {}
+        for _group, _version, kind, doc in self.documents:
+            self.first.setdefault(kind, doc)
+            self.count[kind] = self.count.get(kind, 0) + 1
+        # The proxy document's rules live in another module, so the first of the others speaks for the file.
+        self.first_own = next((doc for _g, _v, kind, doc in self.documents if kind != KUBEPROXY_KIND), None)
+        self.kinds = frozenset(self.first)
+        self.intent = stated or _inferred_intent(self.kinds)
 
 
-def siblings_of(ctx: Context) -> Iterator[tuple[str, dict]]:
-    for _group, _version, kind, doc in documents(ctx):
-        yield kind, doc
-
-
-def first_of(ctx: Context, kind: str) -> dict | None:
-    return next((doc for k, doc in siblings_of(ctx) if k == kind), None)
-
-
-def intent(ctx: Context) -> str | None:
-    """init, join, or None when the file is for neither or both (then every document is used)."""
-    stated = ctx.bootstrap
-    if stated:
-        return stated
-    kinds = {kind for kind, _doc in siblings_of(ctx)}
+def _inferred_intent(kinds: frozenset[str]) -> str | None:
     init, join = bool(kinds & set(INIT_KINDS)), "JoinConfiguration" in kinds
     if init and not join:
         return "init"
@@ -69,22 +68,38 @@ def intent(ctx: Context) -> str | None:
     return None
 
 
+def bootstrap_file(ctx: Context) -> BootstrapFile:
+    """The file's bootstrap documents, indexed on the first call for any of its documents."""
+    return ctx.siblings.derived(
+        ("bootstrap-file", ctx.api_domain, ctx.bootstrap), lambda: BootstrapFile(ctx.siblings, _naming(ctx), ctx.bootstrap)
+    )
+
+
+def first_of(ctx: Context, kind: str) -> dict | None:
+    return bootstrap_file(ctx).first.get(kind)
+
+
+def intent(ctx: Context) -> str | None:
+    """init, join, or None when the file is for neither or both (then every document is used)."""
+    return bootstrap_file(ctx).intent
+
+
 def check(doc: dict, ctx: Context) -> Iterator[Finding]:
     """Checks of the file, made once on its first bootstrap document, and of this document among the others."""
-    docs = documents(ctx)
+    file = bootstrap_file(ctx)
     kind = _naming(ctx).kind(doc.get("kind", ""))
-    # The proxy document's rules live in another module, so the first of the others speaks for the file.
-    mine = [d for _g, _v, k, d in docs if k != KUBEPROXY_KIND]
-    if mine and mine[0] is doc:
-        yield from _file_level(ctx, docs)
+    if file.first_own is doc:
+        yield from _file_level(ctx, file.documents)
         yield from _other_documents(ctx)
-    yield from _duplicate(doc, kind, docs)
+    # A kind a second time: the tool refuses the file, at every document after the first of that kind.
+    if file.count.get(kind, 0) > 1 and file.first.get(kind) is not doc:
+        yield Finding("duplicate-bootstrap-kind", ("kind",), f'invalid configuration: kind "{kind}" is specified twice in YAML file')
     yield from _ignored(doc, kind, ctx)
 
 
 def _file_level(ctx: Context, docs: list) -> Iterator[Finding]:
     action = intent(ctx)
-    kinds = {kind for _g, _v, kind, _d in docs}
+    kinds = bootstrap_file(ctx).kinds
     if action == "init" and not kinds & set(INIT_KINDS):
         yield Finding(
             "missing-bootstrap-document",
@@ -108,11 +123,9 @@ def _file_level(ctx: Context, docs: list) -> Iterator[Finding]:
 def _other_documents(ctx: Context) -> Iterator[Finding]:
     """File-level findings placed in the documents they are about: a duplicated proxy document,
     and documents of kinds the tool does not read at all (init warns about each, as the tool does)."""
-    naming = _naming(ctx)
     seen: set[str] = set()
     action = intent(ctx)
-    for position, sibling in enumerate(ctx.siblings):
-        gvk = identify(sibling, naming)
+    for position, gvk in enumerate(bootstrap_file(ctx).identities):
         if gvk is None:
             continue
         group, version, kind = gvk
@@ -134,12 +147,6 @@ def _other_documents(ctx: Context) -> Iterator[Finding]:
                 Severity.WARNING,
                 document=position,
             )
-
-
-def _duplicate(doc: dict, kind: str, docs: list) -> Iterator[Finding]:
-    same = [d for _g, _v, k, d in docs if k == kind]
-    if len(same) > 1 and same[0] is not doc:
-        yield Finding("duplicate-bootstrap-kind", ("kind",), f'invalid configuration: kind "{kind}" is specified twice in YAML file')
 
 
 def _ignored(doc: dict, kind: str, ctx: Context) -> Iterator[Finding]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from svcconf.model import Finding
 
 from .. import Context, advice, items, mapping, rule
-from .cross import check, cluster_values, dns_ip, first_of, recommended, siblings_of
+from .cross import bootstrap_file, check, cluster_values, dns_ip, first_of, recommended
 
 KIND = "KubeletConfiguration"
 
@@ -25,9 +25,10 @@ RECOMMENDED = (
 
 @rule(KIND)
 def check_bootstrap_file(doc: dict, ctx: Context) -> Iterator[Finding]:
+    if len(ctx.siblings) == 1 and not ctx.bootstrap:
+        return  # a kubelet file of its own, read by no bootstrap tool: nothing to agree with or repeat
     yield from check(doc, ctx)
-    kinds = {kind for kind, _doc in siblings_of(ctx)}
-    if not kinds & {"InitConfiguration", "ClusterConfiguration"} or ctx.bootstrap == "join":
+    if not bootstrap_file(ctx).kinds & {"InitConfiguration", "ClusterConfiguration"} or ctx.bootstrap == "join":
         return  # a kubelet file of its own: nothing to agree with
     yield from _agreement(doc, ctx)
 

@@ -63,19 +63,35 @@ def _kubelet_masquerade_bit(doc: dict, ctx: Context) -> Iterator[Finding]:
     if doc.get("mode") not in (None, "", "iptables", "ipvs"):
         return
     proxy_bit = mapping(doc.get("iptables")).get("masqueradeBit", DEFAULT_MASQUERADE_BIT)
-    for sibling in ctx.siblings:
+    if not isinstance(proxy_bit, int):
+        return
+    first, other = ctx.siblings.derived("kubelet-masquerade-bits", lambda: _kubelet_bits(ctx.siblings))
+    # The first kubelet document whose bit differs from the proxy's: the first one, or else the first that differs from it.
+    kubelet_bit = first if first is not None and first != proxy_bit else other
+    if kubelet_bit is not None:
+        path = ("iptables", "masqueradeBit") if "masqueradeBit" in mapping(doc.get("iptables")) else ("mode",)
+        yield advice(
+            "proxy-masquerade-bit-differs-from-kubelet",
+            path,
+            f"iptables.masqueradeBit {proxy_bit} differs from the kubelet's iptablesMasqueradeBit {kubelet_bit} in this "
+            "file: both mark packets for SNAT with that bit, so they must be equal",
+        )
+
+
+def _kubelet_bits(siblings: list) -> tuple[int | None, int | None]:
+    """The iptablesMasqueradeBit of the file's first kubelet document, and the first bit that differs from it."""
+    first = None
+    for sibling in siblings:
         if not isinstance(sibling, dict) or sibling.get("kind") != "KubeletConfiguration":
             continue
-        kubelet_bit = sibling.get("iptablesMasqueradeBit", DEFAULT_MASQUERADE_BIT)
-        if isinstance(proxy_bit, int) and isinstance(kubelet_bit, int) and proxy_bit != kubelet_bit:
-            path = ("iptables", "masqueradeBit") if "masqueradeBit" in mapping(doc.get("iptables")) else ("mode",)
-            yield advice(
-                "proxy-masquerade-bit-differs-from-kubelet",
-                path,
-                f"iptables.masqueradeBit {proxy_bit} differs from the kubelet's iptablesMasqueradeBit {kubelet_bit} in this "
-                "file: both mark packets for SNAT with that bit, so they must be equal",
-            )
-            return
+        bit = sibling.get("iptablesMasqueradeBit", DEFAULT_MASQUERADE_BIT)
+        if not isinstance(bit, int):
+            continue
+        if first is None:
+            first = bit
+        elif bit != first:
+            return first, bit
+    return first, None
 
 
 def detect_local_leftovers(doc: dict, mode: str) -> Iterator[Finding]:

@@ -18,6 +18,8 @@ INT32 = (-(2**31), 2**31 - 1)
 def disabled_entries(profile, point: str, target: tuple) -> Iterator[Finding]:
     """A disabled entry only removes a default or multiPoint plugin that runs at the point; anything else is a typo."""
     entries = [(j, mapping(e).get("name")) for j, e in items(profile.point(point).get("disabled"))]
+    if not entries:
+        return
     names = [n for _j, n in entries if isinstance(n, str)]
     base = profile.path + ("plugins", point, "disabled")
     if point == "multiPoint":

@@ -17,6 +17,7 @@ from svcconf.rules import Context, advice, duplicate, integer, invalid, items, m
 from ..base import check_client_connection, check_debugging, check_leader_election
 from . import plugin_checks as checks
 from . import plugins
+from .args import check_args_kind
 from .extenders import check_extenders
 
 GROUP = "kubescheduler.config.k8s.io"
@@ -95,12 +96,17 @@ class Profile:
         self.name = DEFAULT_SCHEDULER if name is None and count == 1 else name
         self.plugins = mapping(body.get("plugins"))
         self.multipoint = _merge(plugins.default_multipoint(target), mapping(self.plugins.get("multiPoint")))
+        self._enabled: dict[str, list[tuple[int, str, Any]]] = {}  # every check asks for them again
 
     def point(self, point: str) -> dict:
         return mapping(self.plugins.get(point))
 
     def enabled(self, point: str) -> list[tuple[int, str, Any]]:
-        return [(j, text(p.get("name")), p.get("weight")) for j, p in items(self.point(point).get("enabled")) if isinstance(p, dict)]
+        found = self._enabled.get(point)
+        if found is None:
+            entries = items(self.point(point).get("enabled"))
+            found = self._enabled[point] = [(j, text(p.get("name")), p.get("weight")) for j, p in entries if isinstance(p, dict)]
+        return found
 
     def disabled(self, point: str) -> set[str]:
         return {text(p.get("name")) for _j, p in items(self.point(point).get("disabled")) if isinstance(p, dict)}
@@ -122,9 +128,13 @@ class Profile:
 
     def enabled_names(self) -> set[str]:
         names = {name for name, _w in self.multipoint}
-        for point in plugins.POINTS:
+        for point in self.written(plugins.POINTS):
             names.update(name for _j, name, _w in self.enabled(point))
         return names
+
+    def written(self, points: tuple[str, ...]) -> list[str]:
+        """The points, in their order, that this profile's plugins name (the others enable and disable nothing)."""
+        return [point for point in points if point in self.plugins]
 
 
 def _merge(default: list[tuple[str, Any]], custom: dict) -> list[tuple[str, Any]]:
@@ -134,15 +144,19 @@ def _merge(default: list[tuple[str, Any]], custom: dict) -> list[tuple[str, Any]
     used: set[int] = set()
     merged: list[tuple[str, Any]] = []
     if "*" not in disabled:
+        unused: dict[str, list[int]] = {}  # name -> positions of its custom entries, earliest last
+        for k in reversed(range(len(enabled))):
+            unused.setdefault(enabled[k][0], []).append(k)
         for name, weight in default:
             if name in disabled:
                 continue
-            index = next((k for k, (n, _w) in enumerate(enabled) if n == name and k not in used), None)
-            if index is None:
-                merged.append((name, weight))
-            else:
+            waiting = unused.get(name)
+            if waiting:
+                index = waiting.pop()  # the first custom entry of that name not used yet
                 used.add(index)
                 merged.append(enabled[index])
+            else:
+                merged.append((name, weight))
     merged.extend(entry for k, entry in enumerate(enabled) if k not in used)
     return merged
 
@@ -178,7 +192,7 @@ def _removed_message(name: str, version: str, kind: str) -> str:
 def _check_plugins(profile: Profile, version: str, kind: str, ctx: Context) -> Iterator[Finding]:
     invalid_names = plugins.invalid_in_v1(ctx.target)
     deprecated = plugins.deprecated(ctx.target)
-    for point in (*plugins.POINTS, "multiPoint"):
+    for point in profile.written((*plugins.POINTS, "multiPoint")):
         base = profile.path + ("plugins", point, "enabled")
         seen: set[str] = set()
         for j, name, weight in profile.enabled(point):
@@ -254,8 +268,6 @@ def _known_plugin(path: Path, name: str, point: str, ctx: Context) -> Iterator[F
 
 
 def _check_plugin_config(profile: Profile, version: str, kind: str, ctx: Context) -> Iterator[Finding]:
-    from .args import check_args_kind
-
     invalid_names = plugins.invalid_in_v1(ctx.target)
     enabled = profile.enabled_names()
     seen: set[str] = set()
