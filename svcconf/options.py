@@ -52,6 +52,7 @@ class ValidateOptions(NamedTuple):
     service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
     fail_on: str = "error"  # the lowest severity that fails the run
+    stdin_filename: str | None = None  # the name stdin's text goes by: reports, per-file-ignores, exclude, .json handling
 
     def resolved_target(self) -> Release:
         from .catalog import lifecycle
@@ -117,6 +118,23 @@ def add_shared_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
     parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
+
+
+def _file_name(text: str) -> str:
+    if not text or text == "-":
+        raise argparse.ArgumentTypeError("must name a file (it need not exist)")
+    return text
+
+
+def add_stdin_filename_argument(parser: argparse.ArgumentParser) -> None:
+    """--stdin-filename, for editors that pipe a buffer: stdin is checked as if it were this file."""
+    parser.add_argument(
+        "--stdin-filename",
+        type=_file_name,
+        metavar="PATH",
+        help="read stdin (- or no PATH) as the file PATH: its name in reports, the configuration file found from its folder, "
+        "exclude and per-file-ignores applied to it, .json read as JSON; PATH need not exist",
+    )
 
 
 # --------------------------------------------------------------------------- merging
@@ -212,6 +230,7 @@ def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateO
         service_account_issuers=(*config.get("service-account-issuers", []), *args.service_account_issuer),
         fs_checks=args.fs_checks,
         fail_on=args.fail_on or config.get("fail-on", "error"),
+        stdin_filename=args.stdin_filename,
     )
 
 

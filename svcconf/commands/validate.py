@@ -11,10 +11,10 @@ import contextlib
 import os
 import sys
 
-from ..options import FIELD_VALIDATION, add_shared_arguments, add_target_argument
+from ..options import FIELD_VALIDATION, add_shared_arguments, add_stdin_filename_argument, add_target_argument
+from ..report import AUTO, FORMATS
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_problems, error, size
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
 HELP = "check files, folders or stdin (-)"
 
 
@@ -27,7 +27,14 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "paths", nargs="*", metavar="PATH", help="files, folders (searched for *.yaml, *.yml, *.json) or - for stdin; default: ."
     )
-    parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="report format (default: text)")
+    parser.add_argument(
+        "-f",
+        "--format",
+        choices=(AUTO, *FORMATS),
+        default=AUTO,
+        help="report format (default: auto: github inside GitHub Actions when the report goes to stdout, else text)",
+    )
+    add_stdin_filename_argument(parser)
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout (its folder is created; never through a symlink)"
     )
@@ -139,7 +146,12 @@ def run(args) -> int:
     from ..model import Severity
     from ..options import OptionsError, validate_options
     from ..pipeline import Report, validate
+    from ..report import chosen_format
 
+    args.format = chosen_format(args.format, bool(args.output))
+    paths = _paths(args)
+    if paths is None:
+        return _failed(Report(), args, ["--stdin-filename names what is read from stdin: give - or no PATH"])
     try:
         config = read_config(args)
         options = validate_options(args, config)
@@ -149,14 +161,14 @@ def run(args) -> int:
         return _failed(Report(), args, [str(err)])
 
     try:
-        report = validate(args.paths or ["."], options)
+        report = validate(paths, options)
     except Exception as err:  # a bug: the report says the run failed, main prints it
         _failed(Report(options=options), args, [f"internal error: {type(err).__name__}: {err}"], say=False)
         raise
     if args.verbose:
         for path, why in report.skipped_paths:
             error(f"{path}: skipped: {why}")
-    _warn_unchecked(args.paths or ["."], report, bool(config.values.get("exclude") or args.exclude), args.verbose)
+    _warn_unchecked(paths, report, bool(config.values.get("exclude") or args.exclude), args.verbose)
     failures = [f"{path}: no such file or folder" for path in report.unreadable]
     unread = sum(1 for d in report.diagnostics if d.rule == "unreadable-file")
     if unread:
@@ -169,6 +181,17 @@ def run(args) -> int:
     fail_on = Severity.parse(options.fail_on)
     failing = any(d.severity >= fail_on for d in report.diagnostics)
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_OK
+
+
+def _paths(args) -> list[str] | None:
+    """The paths to check: as given, else `.`, or stdin when --stdin-filename names it; None when stdin would not be read."""
+    from ..pipeline import STDIN
+
+    if args.stdin_filename is None:
+        return args.paths or ["."]
+    if not args.paths:
+        return [STDIN]
+    return args.paths if STDIN in args.paths else None
 
 
 def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) -> None:
