@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 
 import jsonschema
 import pytest
+import yaml
 
+from svcconf.cli import build_parser
+from tests.conftest import ROOT
 from tests.helpers import run
 from tests.test_cli import ENCRYPTION, KEY_9_BYTES, POLICY_WARNING
 
@@ -209,8 +214,6 @@ def test_gitlab_report_shows_no_secret(tmp_path) -> None:
 
 
 def test_gitlab_is_offered_to_shell_completion() -> None:
-    from svcconf.cli import build_parser
-
     validate = build_parser()._subparsers._group_actions[0].choices["validate"]
     [format_action] = [action for action in validate._actions if "--format" in action.option_strings]
     assert "gitlab" in format_action.choices and "auto" in format_action.choices
@@ -276,3 +279,12 @@ def test_stdin_filename_without_stdin_is_a_usage_error(project) -> None:
     assert result.code == 2
     assert result.err == "svcconf: --stdin-filename names what is read from stdin: give - or no PATH\n"
     assert run("validate", "--stdin-filename", "", stdin=b"").code == 2
+
+
+def test_the_readme_gitlab_job_uploads_the_report_it_writes() -> None:
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("\n### GitLab CI\n", 1)[1].split("\n## ", 1)[0]
+    [job] = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1)).values()
+    [command] = [shlex.split(line) for line in job["script"] if line.startswith("svcconf ")]
+    args = build_parser().parse_args(command[1:])  # a usage error exits
+    assert (args.format, args.output) == ("gitlab", job["artifacts"]["reports"]["codequality"])
+    assert job["artifacts"]["when"] == "always"  # a failed run's empty report is uploaded too
