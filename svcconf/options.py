@@ -127,7 +127,7 @@ def _file_name(text: str) -> str:
 
 
 def add_stdin_filename_argument(parser: argparse.ArgumentParser) -> None:
-    """--stdin-filename, for editors that pipe a buffer: stdin is checked as if it were this file."""
+    """--stdin-filename, for editors that pipe a buffer: stdin is read as if it were this file."""
     parser.add_argument(
         "--stdin-filename",
         type=_file_name,
@@ -135,6 +135,18 @@ def add_stdin_filename_argument(parser: argparse.ArgumentParser) -> None:
         help="read stdin (- or no PATH) as the file PATH: its name in reports, the configuration file found from its folder, "
         "exclude and per-file-ignores applied to it, .json read as JSON; PATH need not exist",
     )
+
+
+STDIN_FILENAME_WITHOUT_STDIN = "--stdin-filename names what is read from stdin: give - or no PATH"
+
+
+def paths_to_read(args: argparse.Namespace) -> list[str] | None:
+    """The paths a command reads: as given, else `.`, or stdin (`-`) when --stdin-filename names it; None when it would not be read."""
+    if args.stdin_filename is None:
+        return args.paths or ["."]
+    if not args.paths:
+        return ["-"]
+    return args.paths if "-" in args.paths else None
 
 
 # --------------------------------------------------------------------------- merging

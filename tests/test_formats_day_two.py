@@ -213,12 +213,6 @@ def test_gitlab_report_shows_no_secret(tmp_path) -> None:
     assert planted not in result.out and "PLANTED-SECRET" not in result.out
 
 
-def test_gitlab_is_offered_to_shell_completion() -> None:
-    validate = build_parser()._subparsers._group_actions[0].choices["validate"]
-    [format_action] = [action for action in validate._actions if "--format" in action.option_strings]
-    assert "gitlab" in format_action.choices and "auto" in format_action.choices
-
-
 # --------------------------------------------------------------------------- --stdin-filename
 
 
@@ -288,3 +282,23 @@ def test_the_readme_gitlab_job_uploads_the_report_it_writes() -> None:
     args = build_parser().parse_args(command[1:])  # a usage error exits
     assert (args.format, args.output) == ("gitlab", job["artifacts"]["reports"]["codequality"])
     assert job["artifacts"]["when"] == "always"  # a failed run's empty report is uploaded too
+
+
+REMOVED_INGRESS = (
+    "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: x\nspec:\n  backend:\n    serviceName: s\n    servicePort: 80\n"
+)
+
+
+def test_migrate_names_stdin_and_converts_it_as_the_given_file(repository) -> None:
+    name = str(repository / "deploy" / "ingress.yaml")
+    result = run("migrate", "--stdin-filename", name, stdin=REMOVED_INGRESS.encode())
+    assert result.code == 0
+    assert result.out.startswith("apiVersion: networking.k8s.io/v1\nkind: Ingress\n")
+    assert result.err.startswith(f"{name}: document 1 (line 1): extensions/v1beta1 Ingress -> networking.k8s.io/v1 Ingress")
+
+
+def test_migrate_passes_an_excluded_buffer_through_unchanged(repository) -> None:
+    name = str(repository / "deploy" / "generated" / "ingress.yaml")  # exclude in the configuration file found from its folder
+    result = run("migrate", "--stdin-filename", name, "-", stdin=REMOVED_INGRESS.encode())
+    assert (result.code, result.out) == (0, REMOVED_INGRESS)
+    assert "->" not in result.err

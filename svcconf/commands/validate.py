@@ -144,14 +144,14 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..model import Severity
-    from ..options import OptionsError, validate_options
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, validate_options
     from ..pipeline import Report, validate
     from ..report import chosen_format
 
     args.format = chosen_format(args.format, bool(args.output))
-    paths = _paths(args)
+    paths = paths_to_read(args)
     if paths is None:
-        return _failed(Report(), args, ["--stdin-filename names what is read from stdin: give - or no PATH"])
+        return _failed(Report(), args, [STDIN_FILENAME_WITHOUT_STDIN])
     try:
         config = read_config(args)
         options = validate_options(args, config)
@@ -181,17 +181,6 @@ def run(args) -> int:
     fail_on = Severity.parse(options.fail_on)
     failing = any(d.severity >= fail_on for d in report.diagnostics)
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_OK
-
-
-def _paths(args) -> list[str] | None:
-    """The paths to check: as given, else `.`, or stdin when --stdin-filename names it; None when stdin would not be read."""
-    from ..pipeline import STDIN
-
-    if args.stdin_filename is None:
-        return args.paths or ["."]
-    if not args.paths:
-        return [STDIN]
-    return args.paths if STDIN in args.paths else None
 
 
 def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) -> None:
