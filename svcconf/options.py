@@ -132,8 +132,8 @@ def add_stdin_filename_argument(parser: argparse.ArgumentParser) -> None:
         "--stdin-filename",
         type=_file_name,
         metavar="PATH",
-        help="read stdin (- or no PATH) as the file PATH: its name in reports, the configuration file found from its folder, "
-        "exclude and per-file-ignores applied to it, .json read as JSON; PATH need not exist",
+        help="read stdin (- or no PATH) as if it were the file PATH, which need not exist: named so in reports, "
+        "configured and excluded as that file (the configuration file is found from its folder), .json read as JSON",
     )
 
 

@@ -75,11 +75,17 @@ def test_github_ends_with_the_summary_the_text_report_gives(project) -> None:
     assert all(line.startswith("::") for line in github[:-1]) and len(github) == 3
 
 
-def test_more_errors_than_github_shows_are_said_on_a_line_of_their_own(tmp_path) -> None:
-    path = tmp_path / "enc.yaml"
-    path.write_text(_encryption_with_keys(11))
+def _github_lines(folder: Path, errors: int) -> list[str]:
+    """The github report of a file with `errors` errors, having checked that each is an annotation."""
+    path = folder / "enc.yaml"
+    path.write_text(_encryption_with_keys(errors))
     lines = run("validate", "--no-config", "-f", "github", str(path)).out.splitlines()
-    assert sum(1 for line in lines if line.startswith("::error ")) == 11
+    assert sum(1 for line in lines if line.startswith("::error ")) == errors
+    return lines
+
+
+def test_more_errors_than_github_shows_are_said_on_a_line_of_their_own(tmp_path) -> None:
+    lines = _github_lines(tmp_path, 11)
     assert lines[-2] == "11 errors, 0 warnings in 1 file (1 document checked, 0 skipped)"
     note = lines[-1]
     assert not note.lstrip().startswith("::")  # a plain line, not an annotation that would itself be cut
@@ -88,11 +94,7 @@ def test_more_errors_than_github_shows_are_said_on_a_line_of_their_own(tmp_path)
 
 
 def test_ten_errors_need_no_note(tmp_path) -> None:
-    path = tmp_path / "enc.yaml"
-    path.write_text(_encryption_with_keys(10))
-    lines = run("validate", "--no-config", "-f", "github", str(path)).out.splitlines()
-    assert sum(1 for line in lines if line.startswith("::error ")) == 10
-    assert lines[-1] == "10 errors, 0 warnings in 1 file (1 document checked, 0 skipped)"
+    assert _github_lines(tmp_path, 10)[-1] == "10 errors, 0 warnings in 1 file (1 document checked, 0 skipped)"
 
 
 def test_a_failed_github_run_has_its_error_annotation_and_no_summary(project) -> None:
