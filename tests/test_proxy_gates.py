@@ -104,8 +104,7 @@ def test_gate_locked_at_1_36_refuses_the_opposite_value() -> None:
             "error",
             "locked-feature-gate",
             "featureGates",
-            'Invalid value: {"UserNamespacesSupport":false}: cannot set feature gate UserNamespacesSupport '
-            "to false, feature is locked to true",
+            'Invalid value: {"UserNamespacesSupport":false}: cannot set feature gate UserNamespacesSupport to false, feature is locked to true',
         )
     ]
 
