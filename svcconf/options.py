@@ -52,6 +52,7 @@ class ValidateOptions(NamedTuple):
     service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
     fail_on: str = "error"  # the lowest severity that fails the run
+    list_skipped: bool = False  # say why each skipped document was skipped (Report.skipped_documents; -v)
 
     def resolved_target(self) -> Release:
         from .catalog import lifecycle
@@ -212,6 +213,7 @@ def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateO
         service_account_issuers=(*config.get("service-account-issuers", []), *args.service_account_issuer),
         fs_checks=args.fs_checks,
         fail_on=args.fail_on or config.get("fail-on", "error"),
+        list_skipped=getattr(args, "verbose", False),  # validate -v; `svcconf config` has no such flag
     )
 
 
