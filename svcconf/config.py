@@ -1,4 +1,4 @@
-"""The configuration file: found upward from the working directory, validated with positions.
+"""The configuration file: found upward from the working directory (or --stdin-filename's folder), validated with positions.
 
 `.svcconf.yaml` (or `.svcconf.yml`) wins over `[tool.svcconf]` in a pyproject.toml of the same
 folder; the first folder that has either ends the search.
@@ -64,7 +64,9 @@ def read_config(args) -> Config:
         return load_config(args.config)
     if args.no_config:
         return Config()
-    found = find_config()
+    # Text piped from an editor belongs to the folder of the file it stands for, not to the working directory.
+    stdin_name = getattr(args, "stdin_filename", None)
+    found = find_config(os.path.dirname(os.path.abspath(stdin_name)) if stdin_name else None)
     return load_config(shown_path(found)) if found is not None else Config()
 
 

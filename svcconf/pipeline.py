@@ -260,7 +260,7 @@ def check_file(path: str, options: ValidateOptions) -> FileResult:
 
 def _check_file(path: str, options: ValidateOptions) -> FileResult:
     path = os.fsdecode(path)
-    name = STDIN_NAME if path == STDIN else path
+    name = stdin_name(options) if path == STDIN else path
     try:
         try:
             source = _load(path, name, options.max_file_size)
@@ -276,6 +276,11 @@ def _not_regular(path: str, options: ValidateOptions) -> FileResult:
     """A named pipe, device or socket met in a folder: reported, never opened."""
     message = f"{special(path) or 'a special file'}, not a regular file; skipped without reading it"
     return FileResult(_configure([Diagnostic(path, 1, 1, "not-a-regular-file", Severity.WARNING, message)], path, options))
+
+
+def stdin_name(options: ValidateOptions) -> str:
+    """What stdin is called in reports: the file --stdin-filename names, else `<stdin>`."""
+    return options.stdin_filename or STDIN_NAME
 
 
 def check_text(text: str, options: ValidateOptions | None = None, name: str = "<text>") -> FileResult:
@@ -350,10 +355,15 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         raise TypeError(f"validate takes svcconf.ValidateOptions, not {type(options).__name__}")
     not_regular: list[str] = []
     skipped_paths: list[tuple[str, str]] = []
-    files, unreadable = discover(paths, Selection.of(options), not_regular, skipped_paths)
+    selection = Selection.of(options)
+    files, unreadable = discover(paths, selection, not_regular, skipped_paths)
+    if STDIN in files and options.stdin_filename and (why := selection.excluded(options.stdin_filename)):
+        # Excluded as the file it stands for: an editor gets no findings for it (-v says why).
+        files = [path for path in files if path != STDIN]
+        skipped_paths.append((options.stdin_filename, why))
     report = Report(files=len(files) + len(not_regular), unreadable=unreadable, options=options)
     report.skipped_paths = skipped_paths
-    report.checked = [STDIN_NAME if path == STDIN else path for path in files] + not_regular
+    report.checked = [stdin_name(options) if path == STDIN else path for path in files] + not_regular
     jobs, sizes = _workers(files, options.jobs)
     results = _parallel(files, sizes, jobs, options) if jobs > 1 else [check_file(path, options) for path in files]
     results += [_not_regular(path, options) for path in not_regular]
@@ -362,6 +372,8 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         report.documents += result.documents
         report.skipped += result.skipped
         report.skipped_documents += result.skipped_documents
-    report.skipped_paths += [(STDIN_NAME if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason]
+    report.skipped_paths += [
+        (stdin_name(options) if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason
+    ]
     report.diagnostics.sort(key=Diagnostic.sort_key)
     return report

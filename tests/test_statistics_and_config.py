@@ -128,7 +128,7 @@ def test_statistics_keep_the_exit_code(fixtures_tree: Counter) -> None:
     assert run("validate", "--no-config", "--statistics", "--select", "identity-first", "--fail-on", "warning", ".").code == 1
 
 
-@pytest.mark.parametrize("fmt", ("sarif", "github", "junit"))
+@pytest.mark.parametrize("fmt", ("sarif", "github", "junit", "gitlab"))
 def test_statistics_with_a_machine_format_is_a_usage_error(fixtures_tree: Counter, fmt: str) -> None:
     result = run("validate", "--no-config", "--statistics", "-f", fmt, ".")
     assert result.code == 2
@@ -153,8 +153,24 @@ def test_quiet_prints_the_same_findings_without_the_summary(fixtures_tree: Count
 def test_quiet_statistics_have_no_summary_and_quiet_changes_no_machine_format(fixtures_tree: Counter) -> None:
     statistics = run("validate", "--no-config", "--statistics", ".").out.splitlines()
     assert run("validate", "--no-config", "--statistics", "-q", ".").out.splitlines() == statistics[:-1]
-    for fmt in ("json", "github"):
+    for fmt in ("json", "sarif", "junit", "gitlab"):
         assert run("validate", "--no-config", "-q", "-f", fmt, ".").out == run("validate", "--no-config", "-f", fmt, ".").out
+
+
+def test_quiet_github_annotations_have_no_summary_line(fixtures_tree: Counter) -> None:
+    # What pre-commit prints inside GitHub Actions, where -f auto means github.
+    full = run("validate", "--no-config", "-f", "github", ".").out.splitlines()
+    quiet = run("validate", "--no-config", "-f", "github", "-q", ".").out.splitlines()
+    assert [line for line in full if not SUMMARY.match(line)] == quiet
+    assert len(full) == len(quiet) + 1
+    assert sum(1 for line in quiet if line.startswith("::")) == sum(fixtures_tree.values())
+
+
+def test_statistics_in_github_actions_are_text_where_auto_would_annotate(fixtures_tree: Counter, monkeypatch) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = run("validate", "--no-config", "--statistics", ".")
+    assert result.code == 1
+    assert {(rule, severity): count for count, severity, rule in _statistics_lines(result.out)} == fixtures_tree
 
 
 def test_quiet_keeps_the_warnings_about_the_run(tmp_path, monkeypatch) -> None:

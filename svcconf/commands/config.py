@@ -27,7 +27,8 @@ def add_parser(commands) -> None:
     )
     parser.add_argument("-f", "--format", choices=("text", "json"), default="text", help="output format (default: text)")
     add_settings_arguments(parser)
-    parser.set_defaults(run=run)
+    # The configuration file is found from the working directory: no stdin buffer stands for another file here.
+    parser.set_defaults(run=run, stdin_filename=None)
 
 
 def run(args) -> int:

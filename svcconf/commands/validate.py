@@ -11,10 +11,10 @@ import contextlib
 import os
 import sys
 
-from ..options import FIELD_VALIDATION, add_shared_arguments, add_target_argument
+from ..options import FIELD_VALIDATION, add_shared_arguments, add_stdin_filename_argument, add_target_argument
+from ..report import AUTO, FORMATS
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_problems, error, size
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
 HELP = "check files, folders or stdin (-)"
 
 
@@ -27,7 +27,14 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "paths", nargs="*", metavar="PATH", help="files, folders (searched for *.yaml, *.yml, *.json) or - for stdin; default: ."
     )
-    parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="report format (default: text)")
+    parser.add_argument(
+        "-f",
+        "--format",
+        choices=(AUTO, *FORMATS),
+        default=AUTO,
+        help="report format (default: auto: github inside GitHub Actions when the report goes to stdout, else text)",
+    )
+    add_stdin_filename_argument(parser)
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout (its folder is created; never through a symlink)"
     )
@@ -44,7 +51,7 @@ def add_parser(commands) -> None:
     )
     # Statistics and quiet: what a report holds.
     parser.add_argument("--statistics", action="store_true", help="a count per rule and severity instead of the findings (-f text or json)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="text output: the findings without the summary line")
+    parser.add_argument("-q", "--quiet", action="store_true", help="text and github output: the findings without the summary line")
 
     parser.set_defaults(run=run)
 
@@ -145,11 +152,18 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..model import Severity
-    from ..options import OptionsError, validate_options
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, validate_options
     from ..pipeline import Report, validate
+    from ..report import chosen_format
 
+    if args.statistics and args.format == AUTO:
+        args.format = "text"  # auto means annotations inside GitHub Actions; counts are not findings to annotate
+    args.format = chosen_format(args.format, bool(args.output))
     if refused := _statistics_refused(args):
         return _failed(Report(), args, [refused])
+    paths = paths_to_read(args)
+    if paths is None:
+        return _failed(Report(), args, [STDIN_FILENAME_WITHOUT_STDIN])
     try:
         config = read_config(args)
         options = validate_options(args, config)
@@ -159,7 +173,7 @@ def run(args) -> int:
         return _failed(Report(), args, [str(err)])
 
     try:
-        report = validate(args.paths or ["."], options)
+        report = validate(paths, options)
     except Exception as err:  # a bug: the report says the run failed, main prints it
         _failed(Report(options=options), args, [f"internal error: {type(err).__name__}: {err}"], say=False)
         raise
@@ -167,7 +181,7 @@ def run(args) -> int:
         for path, why in report.skipped_paths:
             error(f"{path}: skipped: {why}")
         _list_skipped_documents(report)
-    _warn_unchecked(args.paths or ["."], report, bool(config.values.get("exclude") or args.exclude), args.verbose)
+    _warn_unchecked(paths, report, bool(config.values.get("exclude") or args.exclude), args.verbose)
     failures = [f"{path}: no such file or folder" for path in report.unreadable]
     unread = sum(1 for d in report.diagnostics if d.rule == "unreadable-file")
     if unread:
