@@ -53,6 +53,7 @@ class ValidateOptions(NamedTuple):
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
     fail_on: str = "error"  # the lowest severity that fails the run
     stdin_filename: str | None = None  # the name stdin's text goes by: reports, per-file-ignores, exclude, .json handling
+    list_skipped: bool = False  # say why each skipped document was skipped (Report.skipped_documents; -v)
 
     def resolved_target(self) -> Release:
         from .catalog import lifecycle
@@ -243,6 +244,7 @@ def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateO
         fs_checks=args.fs_checks,
         fail_on=args.fail_on or config.get("fail-on", "error"),
         stdin_filename=args.stdin_filename,
+        list_skipped=getattr(args, "verbose", False),  # validate -v; `svcconf config` has no such flag
     )
 
 

@@ -24,14 +24,19 @@ from .source import SourceFile, load_bytes, too_large
 STDIN_NAME = "<stdin>"
 
 
+# A skipped document as -v lists it: (file, document number, kind, apiVersion, why); kind and apiVersion as written, or None.
+SkippedDocument = tuple[str, int, str | None, str | None, str]
+
+
 class FileResult:
-    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped")
+    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents")
 
     def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
         self.diagnostics: list[Diagnostic] = diagnostics or []
         self.documents = 0
         self.skipped = 0
         self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
+        self.skipped_documents: list[SkippedDocument] = []  # only when options.list_skipped
 
 
 class Report:
@@ -44,6 +49,7 @@ class Report:
         self.skipped = 0
         self.unreadable: list[str] = unreadable or []  # paths that could not be read at all
         self.skipped_paths: list[tuple[str, str]] = []  # (path, why) of each file or folder left out, for -v
+        self.skipped_documents: list[SkippedDocument] = []  # each document skipped, for -v (options.list_skipped)
         self.checked: list[str] = []  # the files checked, as diagnostics name them
         self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
         self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
@@ -146,10 +152,12 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
                     name, problem.line, problem.column, problem.rule, problem.severity, problem.message, problem.path, document.index + 1
                 )
             )
-        findings, known = checker.check(document, siblings)
+        findings, skipped = checker.check(document, siblings)
         result.documents += 1
-        if not known:
+        if skipped is not None:
             result.skipped += 1
+            if options.list_skipped:
+                result.skipped_documents.append((name, document.index + 1, *_written_kind(document.data), skipped))
         for finding in findings:
             # A cross-document rule may place its finding in a sibling document.
             where = finding.document if finding.document is not None else position
@@ -161,6 +169,13 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(source))
     result.diagnostics = _configure(result.diagnostics, name, options)
     return result
+
+
+def _written_kind(data) -> tuple[str | None, str | None]:
+    """A document's kind and apiVersion as written, where they are strings."""
+    if not isinstance(data, dict):
+        return None, None
+    return tuple(value if isinstance(value, str) else None for value in (data.get("kind"), data.get("apiVersion")))  # type: ignore[return-value]
 
 
 def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnostics: list[Diagnostic]) -> None:
@@ -291,10 +306,10 @@ def _workers(files: list[str], jobs: int) -> tuple[int, list[int]]:
     return min(jobs, len(files), sum(sizes) // BYTES_PER_WORKER), sizes
 
 
-def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple]]]:
+def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple], list[SkippedDocument]]]:
     """A worker's files, sent back as plain tuples (a fifth of the pickling cost of FileResults)."""
     results = [check_file(path, options) for path in paths]
-    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics]) for r in results]
+    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents) for r in results]
 
 
 def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
@@ -324,9 +339,9 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for batch in pool.map(_check_many, chunks, [options] * len(chunks)):
-                for documents, skipped, diagnostics in batch:
+                for documents, skipped, diagnostics, skipped_documents in batch:
                     result = FileResult([Diagnostic._make(d) for d in diagnostics])
-                    result.documents, result.skipped = documents, skipped
+                    result.documents, result.skipped, result.skipped_documents = documents, skipped, skipped_documents
                     results.append(result)
     finally:
         gc.unfreeze()
@@ -356,6 +371,7 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         report.diagnostics.extend(result.diagnostics)
         report.documents += result.documents
         report.skipped += result.skipped
+        report.skipped_documents += result.skipped_documents
     report.skipped_paths += [
         (stdin_name(options) if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason
     ]

@@ -38,10 +38,27 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout (its folder is created; never through a symlink)"
     )
-    parser.add_argument("--fail-on", choices=SEVERITIES, default=None, help="lowest severity that makes the exit code 1 (default: error)")
     parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 whatever the findings (usage errors and unreadable paths still exit 2)"
     )
+    add_settings_arguments(parser)
+    parser.add_argument("-v", "--verbose", action="store_true", help="list on stderr each file, folder or document left unchecked, and why")
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour in text output (default: auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
+    )
+    # Statistics and quiet: what a report holds.
+    parser.add_argument("--statistics", action="store_true", help="a count per rule and severity instead of the findings (-f text or json)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="text and github output: the findings without the summary line")
+
+    parser.set_defaults(run=run)
+
+
+def add_settings_arguments(parser) -> None:
+    """The flags that change what validate checks and how: `svcconf config` takes them too, to show their effect."""
+    parser.add_argument("--fail-on", choices=SEVERITIES, default=None, help="lowest severity that makes the exit code 1 (default: error)")
     add_target_argument(parser, help="release to check against: 1.31, v1.31 or 1.31.2 (default: the newest release svcconf knows)")
     parser.add_argument(
         "--field-validation", choices=FIELD_VALIDATION, help="unknown fields are errors, warnings or ignored (default: Strict)"
@@ -68,15 +85,6 @@ def add_parser(commands) -> None:
         "--fs-checks", action="store_true", help="also check files named by absolute paths (kubeconfigs, plugin configs): run on the node"
     )
     add_shared_arguments(parser)
-    parser.add_argument("-v", "--verbose", action="store_true", help="list on stderr each file or folder left unchecked, and why")
-    parser.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="colour in text output (default: auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
-    )
-
-    parser.set_defaults(run=run)
 
 
 def use_color(choice: str, stream) -> bool:
@@ -128,7 +136,7 @@ def _write(report, args) -> bool:
     with output as stream:
         color = args.format == "text" and use_color(args.color, stream)
         # On a terminal stderr already shows why the run failed; a report file must say it itself.
-        render(report, args.format, stream, color=color, failures_on_stderr=not args.output)
+        render(report, args.format, stream, color=color, failures_on_stderr=not args.output, statistics=args.statistics, quiet=args.quiet)
     return True
 
 
@@ -148,7 +156,11 @@ def run(args) -> int:
     from ..pipeline import Report, validate
     from ..report import chosen_format
 
+    if args.statistics and args.format == AUTO:
+        args.format = "text"  # auto means annotations inside GitHub Actions; counts are not findings to annotate
     args.format = chosen_format(args.format, bool(args.output))
+    if refused := _statistics_refused(args):
+        return _failed(Report(), args, [refused])
     paths = paths_to_read(args)
     if paths is None:
         return _failed(Report(), args, [STDIN_FILENAME_WITHOUT_STDIN])
@@ -168,6 +180,7 @@ def run(args) -> int:
     if args.verbose:
         for path, why in report.skipped_paths:
             error(f"{path}: skipped: {why}")
+        _list_skipped_documents(report)
     _warn_unchecked(paths, report, bool(config.values.get("exclude") or args.exclude), args.verbose)
     failures = [f"{path}: no such file or folder" for path in report.unreadable]
     unread = sum(1 for d in report.diagnostics if d.rule == "unreadable-file")
@@ -181,6 +194,22 @@ def run(args) -> int:
     fail_on = Severity.parse(options.fail_on)
     failing = any(d.severity >= fail_on for d in report.diagnostics)
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_OK
+
+
+def _statistics_refused(args) -> str | None:
+    """Why --statistics cannot be given with this format (a usage error), or None."""
+    from ..report.statistics import FORMATS as STATISTICS_FORMATS
+
+    if not args.statistics or args.format in STATISTICS_FORMATS:
+        return None
+    return f"--statistics works with -f {' or -f '.join(STATISTICS_FORMATS)}, not with -f {args.format}"
+
+
+def _list_skipped_documents(report) -> None:
+    """-v: each document left unchecked, with its kind and apiVersion as written, and why."""
+    for file, number, kind, api_version, why in report.skipped_documents:
+        written = " ".join(value for value in (kind, api_version) if value is not None)
+        error(f"{file}: document {number}{f' ({written})' if written else ''}: skipped: {why}")
 
 
 def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) -> None:
