@@ -10,10 +10,10 @@ import json
 import os
 import re
 
+from .discovery import CONFIG_NAMES
 from .model import Diagnostic, Severity
 
 MAX_CONFIG_SIZE = 1024 * 1024  # a configuration file is a few hundred bytes; a pull request may hold a huge one
-CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "config.schema.json")
 _TOOL_TABLE = re.compile(r"^\[tool\.svcconf\]", re.MULTILINE)
 

@@ -81,6 +81,7 @@ def test_verbose_lists_what_was_left_out_and_why(repo) -> None:
     result = run("validate", "-v", ".", "deploy/gen/g.yaml")
     paths = [line for line in result.err.splitlines() if ": document " not in line]  # skipped documents are listed too
     assert sorted(paths) == [
+        "svcconf: .svcconf.yaml: skipped: svcconf's configuration file",  # settings, never a document
         "svcconf: deploy/gen/g.yaml: skipped: excluded by 'deploy/gen/' (exclude in .svcconf.yaml)",
         "svcconf: deploy/gen: skipped: excluded by 'deploy/gen/' (exclude in .svcconf.yaml)",
         "svcconf: deploy/vendor: skipped: excluded by '**/vendor/**' (exclude in .svcconf.yaml)",
