@@ -52,6 +52,7 @@ class ValidateOptions(NamedTuple):
     service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
     fail_on: str = "error"  # the lowest severity that fails the run
+    value_hashes: bool = False  # hash the value at each finding's path, for a baseline (Report.value_hashes)
 
     def resolved_target(self) -> Release:
         from .catalog import lifecycle

@@ -25,13 +25,14 @@ STDIN_NAME = "<stdin>"
 
 
 class FileResult:
-    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped")
+    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "value_hashes")
 
     def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
         self.diagnostics: list[Diagnostic] = diagnostics or []
         self.documents = 0
         self.skipped = 0
         self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
+        self.value_hashes: list[str | None] | None = None  # with options.value_hashes: one per diagnostic
 
 
 class Report:
@@ -47,6 +48,7 @@ class Report:
         self.checked: list[str] = []  # the files checked, as diagnostics name them
         self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
         self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
+        self.value_hashes: dict[Diagnostic, str | None] = {}  # with options.value_hashes (see baseline.value_hash)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -160,7 +162,17 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     # Suppressions first: one for a rule that --select or ignore leaves out is not unused.
     result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(source))
     result.diagnostics = _configure(result.diagnostics, name, options)
+    if options.value_hashes:
+        result.value_hashes = _value_hashes(source, result.diagnostics)
     return result
+
+
+def _value_hashes(source: SourceFile, diagnostics: list[Diagnostic]) -> list[str | None]:
+    """The hash of the value each diagnostic's path holds in its document, while the documents' data is at hand."""
+    from .baseline import value_hash
+
+    data = {document.index + 1: document.data for document in source.documents}
+    return [value_hash(data[d.document], d.path) if d.document in data else None for d in diagnostics]
 
 
 def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnostics: list[Diagnostic]) -> None:
@@ -286,10 +298,10 @@ def _workers(files: list[str], jobs: int) -> tuple[int, list[int]]:
     return min(jobs, len(files), sum(sizes) // BYTES_PER_WORKER), sizes
 
 
-def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple]]]:
+def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple], list | None]]:
     """A worker's files, sent back as plain tuples (a fifth of the pickling cost of FileResults)."""
     results = [check_file(path, options) for path in paths]
-    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics]) for r in results]
+    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.value_hashes) for r in results]
 
 
 def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
@@ -319,9 +331,9 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for batch in pool.map(_check_many, chunks, [options] * len(chunks)):
-                for documents, skipped, diagnostics in batch:
+                for documents, skipped, diagnostics, value_hashes in batch:
                     result = FileResult([Diagnostic._make(d) for d in diagnostics])
-                    result.documents, result.skipped = documents, skipped
+                    result.documents, result.skipped, result.value_hashes = documents, skipped, value_hashes
                     results.append(result)
     finally:
         gc.unfreeze()
@@ -346,6 +358,8 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         report.diagnostics.extend(result.diagnostics)
         report.documents += result.documents
         report.skipped += result.skipped
+        if result.value_hashes:
+            report.value_hashes.update(zip(result.diagnostics, result.value_hashes))
     report.skipped_paths += [(STDIN_NAME if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason]
     report.diagnostics.sort(key=Diagnostic.sort_key)
     return report

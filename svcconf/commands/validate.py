@@ -35,6 +35,14 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 whatever the findings (usage errors and unreadable paths still exit 2)"
     )
+    parser.add_argument(
+        "--baseline", metavar="FILE", help="findings recorded in FILE do not count; entries no longer found are reported (baseline-stale)"
+    )
+    accepting = parser.add_mutually_exclusive_group()
+    accepting.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE (a baseline) and exit 0")
+    accepting.add_argument(
+        "--add-suppressions", action="store_true", help="add `# svcconf: ignore[rule-id]` on the line of each finding, never changing data"
+    )
     add_target_argument(parser, help="release to check against: 1.31, v1.31 or 1.31.2 (default: the newest release svcconf knows)")
     parser.add_argument(
         "--field-validation", choices=FIELD_VALIDATION, help="unknown fields are errors, warnings or ignored (default: Strict)"
@@ -135,6 +143,7 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 
 
 def run(args) -> int:
+    from ..baseline import BaselineError
     from ..config import ConfigError, read_config
     from ..model import Severity
     from ..options import OptionsError, validate_options
@@ -143,10 +152,15 @@ def run(args) -> int:
     try:
         config = read_config(args)
         options = validate_options(args, config)
+        baseline = _read_baseline(args, config)
     except ConfigError as err:
         return _failed(Report(), args, config_problems(err))
     except OptionsError as err:
         return _failed(Report(), args, [str(err)])
+    except BaselineError as err:
+        return _failed(Report(), args, err.problems)
+    if baseline is not None or args.write_baseline:
+        options = options._replace(value_hashes=True)
 
     try:
         report = validate(args.paths or ["."], options)
@@ -164,6 +178,10 @@ def run(args) -> int:
         failures.append(f"{unread} file{'s' if unread != 1 else ''} could not be read (unreadable-file)")
     if failures:
         return _failed(report, args, failures)
+    try:
+        _accept_findings(args, report, baseline)
+    except BaselineError as err:
+        return _failed(report, args, err.problems)
     if not _write(report, args):
         return EXIT_USAGE
     fail_on = Severity.parse(options.fail_on)
@@ -191,3 +209,35 @@ def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) ->
                 error(f"warning: {path}: no *.yaml, *.yml or *.json file in this folder{left_out}; nothing checked")
         elif os.path.normpath(path) not in checked and os.path.normpath(path) in skipped and not verbose:
             error(f"warning: {path}: {skipped[os.path.normpath(path)]}; not checked")
+
+
+def _read_baseline(args, config):
+    """The baseline this run applies (--baseline, else the configuration file's), None when there is none or one is written."""
+    from ..baseline import baseline_path, load
+
+    name = None if args.write_baseline else baseline_path(args.baseline, config)
+    return load(name) if name else None
+
+
+def _accept_findings(args, report, baseline) -> None:
+    """--write-baseline, --baseline and --add-suppressions: leave in the report only the findings still to count."""
+    from ..baseline import apply, write
+
+    if args.write_baseline:
+        baseline = write(args.write_baseline, report)
+        entries = len(baseline.entries)
+        error(
+            f"wrote {entries} baseline entr{'ies' if entries != 1 else 'y'} ({len(report.diagnostics)} findings) to {args.write_baseline}"
+        )
+    if baseline is not None:
+        apply(report, baseline)
+    if args.add_suppressions:
+        from ..add_suppressions import add_suppressions
+
+        outcome = add_suppressions(report.diagnostics, report.options.max_file_size)
+        for note in outcome.notes:
+            error(note)
+        error(
+            f"added {outcome.added} suppression{'s' if outcome.added != 1 else ''} to {outcome.files} file{'s' if outcome.files != 1 else ''}"
+        )
+        report.diagnostics = [d for d in report.diagnostics if d not in outcome.suppressed]
