@@ -15,11 +15,10 @@ import stat
 from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .model import Diagnostic, Path, Severity
-from .secrets import holds_secret
+from .model import Diagnostic, Severity
+from .options import OptionsError
 
 if TYPE_CHECKING:
-    from .config import Config
     from .pipeline import Report
 
 FORMAT_KEY = "svcconf-baseline"
@@ -27,7 +26,6 @@ FORMAT_VERSION = 1
 # A baseline holds a line of about 200 bytes per finding: this is some 80,000 of them. A larger
 # file (or one planted in a pull request) is refused, never read whole.
 MAX_BASELINE_SIZE = 16 * 1024 * 1024
-SECRET_VALUE = "secret"  # in place of the hash of a value that is, or holds, a secret
 STALE = "baseline-stale"
 # An entry's fields and the types each may hold (None: JSON null).
 FIELDS: dict[str, tuple] = {
@@ -43,7 +41,7 @@ MAX_PROBLEMS_SHOWN = 10
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
 
 
-class BaselineError(Exception):
+class BaselineError(OptionsError):
     """A baseline that cannot be read or written: a usage error (exit code 2); one message per problem."""
 
     def __init__(self, problems: list[str]) -> None:
@@ -63,31 +61,6 @@ class Key(NamedTuple):
 
     def sort_key(self) -> tuple:
         return tuple((part is None, part or "") for part in self)
-
-
-def value_hash(data: Any, path: Path) -> str | None:
-    """A short hash of the value at `path` in a document's data: a changed value is a new finding.
-
-    None where there is no value to tell findings apart (the whole document, a missing field);
-    SECRET_VALUE for a secret or a value holding one, so that no secret reaches the file, not even hashed.
-    """
-    if not path:
-        return None  # the whole document: any edit anywhere would make its findings new
-    value = data
-    for segment in path:
-        listed = isinstance(value, list) and isinstance(segment, int) and 0 <= segment < len(value)
-        if not (listed or (isinstance(value, dict) and segment in value)):
-            return None  # a missing field
-        value = value[segment]
-    if holds_secret(path, value):
-        return SECRET_VALUE
-    import hashlib
-
-    try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
-    except (TypeError, ValueError):  # keys of several types cannot be sorted
-        text = repr(value)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 class Baseline:
@@ -120,16 +93,6 @@ class Baseline:
 
 
 # --------------------------------------------------------------------------- choosing, reading, writing
-
-
-def baseline_path(flag: str | None, config: Config) -> str | None:
-    """The baseline to read: --baseline, else the configuration file's `baseline`, relative to that file's folder."""
-    if flag:
-        return flag
-    configured = config.values.get("baseline")
-    if not configured or config.path is None:
-        return None
-    return os.path.join(os.path.dirname(config.path), configured)
 
 
 def load(name: str) -> Baseline:

@@ -10,15 +10,16 @@ import os
 import stat
 import sys
 from collections.abc import Iterable
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from . import catalog, suppression
 from .discovery import STDIN, Selection, discover, per_file_ignored, special
 from .document import DocumentChecker
-from .model import Diagnostic, Finding, Severity
+from .model import Diagnostic, Finding, Path, Severity
 from .naming import Naming
 from .options import ValidateOptions
 from .rules import Siblings
+from .secrets import holds_secret
 from .source import SourceFile, load_bytes, too_large
 
 STDIN_NAME = "<stdin>"
@@ -48,7 +49,7 @@ class Report:
         self.checked: list[str] = []  # the files checked, as diagnostics name them
         self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
         self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
-        self.value_hashes: dict[Diagnostic, str | None] = {}  # with options.value_hashes (see baseline.value_hash)
+        self.value_hashes: dict[Diagnostic, str | None] = {}  # with options.value_hashes (see value_hash)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -169,10 +170,37 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
 
 def _value_hashes(source: SourceFile, diagnostics: list[Diagnostic]) -> list[str | None]:
     """The hash of the value each diagnostic's path holds in its document, while the documents' data is at hand."""
-    from .baseline import value_hash
-
     data = {document.index + 1: document.data for document in source.documents}
     return [value_hash(data[d.document], d.path) if d.document in data else None for d in diagnostics]
+
+
+SECRET_VALUE = "secret"  # in place of the hash of a value that is, or holds, a secret
+
+
+def value_hash(data: Any, path: Path) -> str | None:
+    """A short hash of the value at `path` in a document's data, for a baseline entry: a changed value is a new finding.
+
+    None where there is no value to tell findings apart (the whole document, a missing field);
+    SECRET_VALUE for a secret or a value holding one, so that no secret reaches the baseline, not even hashed.
+    """
+    if not path:
+        return None  # the whole document: any edit anywhere would make its findings new
+    value = data
+    for segment in path:
+        listed = isinstance(value, list) and isinstance(segment, int) and 0 <= segment < len(value)
+        if not (listed or (isinstance(value, dict) and segment in value)):
+            return None  # a missing field
+        value = value[segment]
+    if holds_secret(path, value):
+        return SECRET_VALUE
+    import hashlib
+    import json
+
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):  # keys of several types cannot be sorted
+        text = repr(value)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnostics: list[Diagnostic]) -> None:

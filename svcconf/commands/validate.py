@@ -143,7 +143,6 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 
 
 def run(args) -> int:
-    from ..baseline import BaselineError
     from ..config import ConfigError, read_config
     from ..model import Severity
     from ..options import OptionsError, validate_options
@@ -155,10 +154,8 @@ def run(args) -> int:
         baseline = _read_baseline(args, config)
     except ConfigError as err:
         return _failed(Report(), args, config_problems(err))
-    except OptionsError as err:
-        return _failed(Report(), args, [str(err)])
-    except BaselineError as err:
-        return _failed(Report(), args, err.problems)
+    except OptionsError as err:  # a baseline's problems (BaselineError) are one line each
+        return _failed(Report(), args, getattr(err, "problems", [str(err)]))
     if baseline is not None or args.write_baseline:
         options = options._replace(value_hashes=True)
 
@@ -180,8 +177,8 @@ def run(args) -> int:
         return _failed(report, args, failures)
     try:
         _accept_findings(args, report, baseline)
-    except BaselineError as err:
-        return _failed(report, args, err.problems)
+    except OptionsError as err:  # BaselineError: the baseline cannot be written
+        return _failed(report, args, getattr(err, "problems", [str(err)]))
     if not _write(report, args):
         return EXIT_USAGE
     fail_on = Severity.parse(options.fail_on)
@@ -213,23 +210,28 @@ def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) ->
 
 def _read_baseline(args, config):
     """The baseline this run applies (--baseline, else the configuration file's), None when there is none or one is written."""
-    from ..baseline import baseline_path, load
+    name = args.baseline or config.values.get("baseline")
+    if not name or args.write_baseline:
+        return None
+    from ..baseline import load
 
-    name = None if args.write_baseline else baseline_path(args.baseline, config)
-    return load(name) if name else None
+    # The configuration file's baseline is relative to that file's folder.
+    return load(name if args.baseline else os.path.join(os.path.dirname(config.path), name))
 
 
 def _accept_findings(args, report, baseline) -> None:
     """--write-baseline, --baseline and --add-suppressions: leave in the report only the findings still to count."""
-    from ..baseline import apply, write
-
     if args.write_baseline:
+        from ..baseline import write
+
         baseline = write(args.write_baseline, report)
         entries = len(baseline.entries)
         error(
             f"wrote {entries} baseline entr{'ies' if entries != 1 else 'y'} ({len(report.diagnostics)} findings) to {args.write_baseline}"
         )
     if baseline is not None:
+        from ..baseline import apply
+
         apply(report, baseline)
     if args.add_suppressions:
         from ..add_suppressions import add_suppressions
