@@ -94,6 +94,9 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
             )
         else:
             pieces[line - 1], count = _with_suppression(pieces[line - 1], names)
+            if not count:  # named already, yet reported: that comment is text (inside a string), not a comment
+                notes.append(f"{name}:{line}: [{', '.join(names)}] not suppressed: the line already names it")
+                continue
             added += count
             suppressed.extend(here)
     if not added:

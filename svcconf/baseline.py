@@ -119,6 +119,8 @@ def load(name: str) -> Baseline:
         raise BaselineError([f"{name}:{err.lineno}:{err.colno}: not a baseline: {err.msg}"]) from None
     except RecursionError:
         raise BaselineError([f"{name}: not a baseline: nested too deeply"]) from None
+    except ValueError:  # a number of more digits than Python converts
+        raise BaselineError([f"{name}: not a baseline: a number has too many digits"]) from None
     expected = f'{{"{FORMAT_KEY}": {FORMAT_VERSION}, "entries": [...]}}'
     if not (isinstance(document, dict) and document.keys() == {FORMAT_KEY, "entries"} and isinstance(document["entries"], list)):
         raise BaselineError([f"{name}:1:1: not an svcconf baseline: expected {expected}"])

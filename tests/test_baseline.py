@@ -14,6 +14,7 @@ from svcconf import pipeline
 from svcconf.add_suppressions import add_suppressions
 from svcconf.model import Diagnostic, Severity
 from tests.helpers import run
+from tests.test_cli import ENCRYPTION, KEY_9_BYTES
 
 # rules[1].level is not a level the server knows (invalid-value); omitStages is unrelated to it.
 POLICY = """apiVersion: audit.k8s.io/v1
@@ -25,19 +26,9 @@ rules:
   - level: Bogus
 """
 CLEAN = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
-PLANTED = "cGxhbnRlZC1zZWNyZXQtOWI="  # 17 bytes: a key of the wrong length (invalid-key-length)
-SECRETS = f"""apiVersion: apiserver.config.k8s.io/v1
-kind: EncryptionConfiguration
-resources:
-  - resources: [secrets]
-    providers:
-      - aesgcm:
-          keys:
-            - name: key1
-              secret: {PLANTED}
-          unknownHere: {{secret: {PLANTED}}}
-      - identity: {{}}
-"""
+PLANTED = KEY_9_BYTES  # a key of the wrong length (invalid-key-length)
+# Also a finding whose value holds a secret: an unknown field with a `secret` inside.
+SECRETS = ENCRYPTION.replace("      - identity: {}\n", f"          unknownHere: {{secret: {PLANTED}}}\n      - identity: {{}}\n")
 
 
 @pytest.fixture
@@ -250,6 +241,7 @@ ENTRY = '{"file": "a.yaml", "rule": "invalid-value", "apiVersion": null, "kind":
             "baseline.json:4: invalid baseline entry: missing rule; unknown field 'rules'",
         ),
         ("[" * 100_000, "not a baseline: nested too deeply"),
+        ('{"svcconf-baseline": 1' + "0" * 5000 + "}", "not a baseline: a number has too many digits"),
         (b"\xff\xfe{}", "not a baseline: not UTF-8"),
     ],
 )
