@@ -31,12 +31,12 @@ class Outcome(NamedTuple):
     notes: list[str]  # what was left, and why, one line each
 
 
-def add_suppressions(diagnostics: Iterable[Diagnostic], max_size: int) -> Outcome:
-    """Add a suppression for each finding placed in a document, file by file."""
+def add_suppressions(diagnostics: Iterable[Diagnostic], max_size: int, stdin: str) -> Outcome:
+    """Add a suppression for each finding placed in a document, file by file (never to `stdin`, the name stdin's findings go by)."""
     by_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
-        # Findings without a document (syntax errors, unreadable files, stdin) have no line to hold a comment.
-        if diagnostic.document is not None and diagnostic.rule not in NOT_INLINE and diagnostic.file != "<stdin>":
+        # Findings without a document (syntax errors, unreadable files) have no line to hold a comment.
+        if diagnostic.document is not None and diagnostic.rule not in NOT_INLINE and diagnostic.file != stdin:
             by_file.setdefault(diagnostic.file, []).append(diagnostic)
     outcome = Outcome(set(), 0, 0, [])
     for name, found in by_file.items():

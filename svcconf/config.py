@@ -1,4 +1,4 @@
-"""The configuration file: found upward from the working directory, validated with positions.
+"""The configuration file: found upward from the working directory (or --stdin-filename's folder), validated with positions.
 
 `.svcconf.yaml` (or `.svcconf.yml`) wins over `[tool.svcconf]` in a pyproject.toml of the same
 folder; the first folder that has either ends the search.
@@ -10,10 +10,10 @@ import json
 import os
 import re
 
+from .discovery import CONFIG_NAMES
 from .model import Diagnostic, Severity
 
 MAX_CONFIG_SIZE = 1024 * 1024  # a configuration file is a few hundred bytes; a pull request may hold a huge one
-CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "config.schema.json")
 _TOOL_TABLE = re.compile(r"^\[tool\.svcconf\]", re.MULTILINE)
 
@@ -64,7 +64,9 @@ def read_config(args) -> Config:
         return load_config(args.config)
     if args.no_config:
         return Config()
-    found = find_config()
+    # Text piped from an editor belongs to the folder of the file it stands for, not to the working directory.
+    stdin_name = getattr(args, "stdin_filename", None)
+    found = find_config(os.path.dirname(os.path.abspath(stdin_name)) if stdin_name else None)
     return load_config(shown_path(found)) if found is not None else Config()
 
 

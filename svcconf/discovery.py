@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")  # svcconf's configuration files: never checked as documents
+
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
 ALWAYS_SKIPPED = ("node_modules",)  # besides folders whose name starts with a dot
@@ -311,6 +313,10 @@ def _walk(top: str, selection: Selection, files: list[str], not_regular: list[st
             if not name.endswith(YAML_SUFFIXES):
                 continue
             full = os.path.normpath(os.path.join(folder, name))
+            if name in CONFIG_NAMES:  # svcconf's own settings, not a document of a component
+                if skipped is not None:
+                    skipped.append((full, "svcconf's configuration file"))
+                continue
             why = selection.excluded(full) or (ignores.reason(real, name, False) if ignores is not None else None)
             if why is not None:
                 if skipped is not None:

@@ -47,6 +47,12 @@ LEGACY_ADMISSION = ("apiserver.admission", "LegacyAdmissionPluginConfig")
 # "your configuration file uses an old API spec"), not with the scheme's "no kind ... is registered".
 OWN_VERSION_CHECK = frozenset({"kubeadm.k8s.io"})
 
+# Why a document is skipped (said with -v); constants, so that knowing it costs a skipped document nothing.
+NOT_A_KIND = "not a kind svcconf checks"
+SERVED_API_KIND = "an ordinary API kind at a served version (svcconf checks only the apiVersion of such kinds)"
+PAYLOAD = "a webhook or subresource payload, not a stored object or a configuration file"
+NO_ITEM = "no item of the list is of a kind svcconf checks"
+
 
 class DocumentChecker:
     """Checks the units of one document against lifecycle, schema and rules."""
@@ -60,28 +66,30 @@ class DocumentChecker:
         self.naming = Naming(options.api_domain)
         self.table = catalog.lifecycle()
 
-    def check(self, document: Document, siblings: list[dict]) -> tuple[list[Finding], bool]:
-        """Findings for a document (paths from its root) and whether it was of a kind svcconf knows."""
+    def check(self, document: Document, siblings: list[dict]) -> tuple[list[Finding], str | None]:
+        """Findings for a document (paths from its root), and why it was skipped (None: it was of a kind svcconf checks)."""
         data = document.data
         if not isinstance(data, dict):
             shape = "a list" if isinstance(data, list) else "a single value"
+            why = "empty document" if data is None else f"{shape}, not an object with apiVersion and kind"
             return [
                 Finding("not-an-object", (), f"document is {shape}, not an object with apiVersion and kind; skipped", Severity.INFO)
-            ], False
+            ], why
         findings: list[Finding] = []
-        known = False
+        skipped: list[str | None] = []
         self._schema_checked: dict[Path, bool] = {}
         self._ambiguous_by_prefix: dict[int, dict[Path, dict[Path, str]]] = {}
         for unit in _units(data, self.naming):
-            unit_findings, unit_known = self._check_unit(unit, document, siblings)
-            known = known or unit_known
+            unit_findings, unit_skipped = self._check_unit(unit, document, siblings)
+            skipped.append(unit_skipped)
             findings.extend(f.under(unit.prefix) for f in unit_findings)
         findings.extend(self._ambiguous(document, findings))
         # The schema and a rule may both see an empty required value; say it once.
         unique: dict[tuple, Finding] = {}
         for finding in findings:
             unique.setdefault((finding.rule, finding.path, finding.message, finding.document), finding)
-        return list(unique.values()), known
+        why = None if None in skipped else skipped[0] if len(skipped) == 1 else NO_ITEM
+        return list(unique.values()), why
 
     def _ambiguous(self, document: Document, findings: list[Finding]) -> Iterator[Finding]:
         """Warn about scalars YAML 1.2 tools read differently, inside objects whose schema was checked."""
@@ -140,36 +148,37 @@ class DocumentChecker:
             )
         return None, None, []
 
-    def _check_unit(self, unit: Unit, document: Document, siblings: list[dict]) -> tuple[list[Finding], bool]:
+    def _check_unit(self, unit: Unit, document: Document, siblings: list[dict]) -> tuple[list[Finding], str | None]:
+        """A unit's findings, and why it was skipped (None: it was of a kind svcconf checks)."""
         gv, kind, findings = self._identify(unit)
         if gv is None or kind is None:
             if not findings and LEGACY_ADMISSION_KEYS & unit.data.keys() and not {"apiVersion", "kind"} & unit.data.keys():
                 # The API server still reads these unversioned files for two admission plugins (ADM-004).
                 context = self._context(unit, document, siblings, None, None)
-                return [f for function in rules.rules_for(*LEGACY_ADMISSION) for f in _run_rule(function, unit.data, context)], True
-            return findings, bool(findings)
+                return [f for function in rules.rules_for(*LEGACY_ADMISSION) for f in _run_rule(function, unit.data, context)], None
+            return findings, None if findings else _unidentified(unit.data)
         row = self.table.row(gv.group, gv.version, kind)
         scope = self.table.group_scope.get(gv.group)
         has_schema = (gv.group, gv.version, kind) in catalog.schema_index()
         if row is not None and row.scope == "payload" and not has_schema:
-            return [], False
+            return [], PAYLOAD
         if row is None and not has_schema:
             if scope != "config":
-                return [], False
+                return [], NOT_A_KIND
             if gv.version in self.table.group_versions.get(gv.group, ()):
                 known_kinds = ", ".join(self.table.kinds_of(gv.group, gv.version))
                 return [
                     Finding("unknown-kind", ("kind",), f'no kind "{kind}" is registered for version "{gv}"; known kinds: {known_kinds}')
-                ], True
+                ], None
             versions = ", ".join(sorted(self.table.group_versions.get(gv.group, ())))
-            return [Finding("unknown-api-version", ("apiVersion",), f"{gv} does not exist; versions of {gv.group}: {versions}")], True
+            return [Finding("unknown-api-version", ("apiVersion",), f"{gv} does not exist; versions of {gv.group}: {versions}")], None
         findings.extend(self._lifecycle(gv, kind, row, scope))
         # A release that does not know the version cannot judge its content either.
         unavailable = any(f.rule == "unavailable-api-version" for f in findings)
         if has_schema and not unavailable:
             findings.extend(self._schema_and_rules(gv, kind, unit, document, siblings))
         # A current version of an ordinary API group has nothing more to check: it counts as skipped.
-        return findings, has_schema or bool(findings) or scope == "config"
+        return findings, None if has_schema or findings or scope == "config" else SERVED_API_KIND
 
     def _lifecycle(self, gv: GroupVersion, kind: str, row: catalog.Lifecycle | None, scope: str | None) -> Iterator[Finding]:
         if row is None:
@@ -225,7 +234,7 @@ class DocumentChecker:
 
         def embedded(path: Path, data: dict, api_version: str | None = None, kind_name: str | None = None) -> list[Finding]:
             inner = Unit(unit.prefix + path, data, self.naming.api_version(api_version) if api_version else None, kind_name)
-            inner_findings, _known = self._check_unit(inner, document, siblings)
+            inner_findings, _skipped = self._check_unit(inner, document, siblings)
             return [f.under(path) for f in inner_findings]
 
         return rules.Context(self.target, self.file, siblings, self.options, kind=kind, group_version=gv, embedded=embedded)
@@ -254,6 +263,16 @@ class DocumentChecker:
                 if len(path) >= n:
                     groups.setdefault(path[:n], {})[path[n:]] = written
         return groups.get(prefix, {})
+
+
+def _unidentified(data: dict) -> str:
+    """Why an object whose apiVersion and kind do not name a kind was skipped."""
+    missing = [key for key in ("apiVersion", "kind") if key not in data]
+    if missing:
+        return f"no {' and no '.join(missing)}"
+    if not isinstance(data["kind"], str):
+        return "kind is not a string"
+    return "apiVersion is not a string of the form group/version"
 
 
 def _run_rule(function, data: dict, context) -> list[Finding]:

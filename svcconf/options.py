@@ -52,6 +52,8 @@ class ValidateOptions(NamedTuple):
     service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
     fail_on: str = "error"  # the lowest severity that fails the run
+    stdin_filename: str | None = None  # the name stdin's text goes by: reports, per-file-ignores, exclude, .json handling
+    list_skipped: bool = False  # say why each skipped document was skipped (Report.skipped_documents; -v)
     value_hashes: bool = False  # hash the value at each finding's path, for a baseline (Report.value_hashes)
 
     def resolved_target(self) -> Release:
@@ -118,6 +120,35 @@ def add_shared_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
     parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
+
+
+def _file_name(text: str) -> str:
+    if not text or text == "-":
+        raise argparse.ArgumentTypeError("must name a file (it need not exist)")
+    return text
+
+
+def add_stdin_filename_argument(parser: argparse.ArgumentParser) -> None:
+    """--stdin-filename, for editors that pipe a buffer: stdin is read as if it were this file."""
+    parser.add_argument(
+        "--stdin-filename",
+        type=_file_name,
+        metavar="PATH",
+        help="read stdin (- or no PATH) as if it were the file PATH, which need not exist: named so in reports, "
+        "configured and excluded as that file (the configuration file is found from its folder), .json read as JSON",
+    )
+
+
+STDIN_FILENAME_WITHOUT_STDIN = "--stdin-filename names what is read from stdin: give - or no PATH"
+
+
+def paths_to_read(args: argparse.Namespace) -> list[str] | None:
+    """The paths a command reads: as given, else `.`, or stdin (`-`) when --stdin-filename names it; None when it would not be read."""
+    if args.stdin_filename is None:
+        return args.paths or ["."]
+    if not args.paths:
+        return ["-"]
+    return args.paths if "-" in args.paths else None
 
 
 # --------------------------------------------------------------------------- merging
@@ -213,6 +244,8 @@ def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateO
         service_account_issuers=(*config.get("service-account-issuers", []), *args.service_account_issuer),
         fs_checks=args.fs_checks,
         fail_on=args.fail_on or config.get("fail-on", "error"),
+        stdin_filename=args.stdin_filename,
+        list_skipped=getattr(args, "verbose", False),  # validate -v; `svcconf config` has no such flag
     )
 
 

@@ -25,14 +25,19 @@ from .source import SourceFile, load_bytes, too_large
 STDIN_NAME = "<stdin>"
 
 
+# A skipped document as -v lists it: (file, document number, kind, apiVersion, why); kind and apiVersion as written, or None.
+SkippedDocument = tuple[str, int, str | None, str | None, str]
+
+
 class FileResult:
-    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "value_hashes")
+    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents", "value_hashes")
 
     def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
         self.diagnostics: list[Diagnostic] = diagnostics or []
         self.documents = 0
         self.skipped = 0
         self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
+        self.skipped_documents: list[SkippedDocument] = []  # only when options.list_skipped
         self.value_hashes: list[str | None] | None = None  # with options.value_hashes: one per diagnostic
 
 
@@ -46,6 +51,7 @@ class Report:
         self.skipped = 0
         self.unreadable: list[str] = unreadable or []  # paths that could not be read at all
         self.skipped_paths: list[tuple[str, str]] = []  # (path, why) of each file or folder left out, for -v
+        self.skipped_documents: list[SkippedDocument] = []  # each document skipped, for -v (options.list_skipped)
         self.checked: list[str] = []  # the files checked, as diagnostics name them
         self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
         self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
@@ -149,10 +155,12 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
                     name, problem.line, problem.column, problem.rule, problem.severity, problem.message, problem.path, document.index + 1
                 )
             )
-        findings, known = checker.check(document, siblings)
+        findings, skipped = checker.check(document, siblings)
         result.documents += 1
-        if not known:
+        if skipped is not None:
             result.skipped += 1
+            if options.list_skipped:
+                result.skipped_documents.append((name, document.index + 1, *_written_kind(document.data), skipped))
         for finding in findings:
             # A cross-document rule may place its finding in a sibling document.
             where = finding.document if finding.document is not None else position
@@ -166,6 +174,13 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     if options.value_hashes:
         result.value_hashes = _value_hashes(source, result.diagnostics)
     return result
+
+
+def _written_kind(data) -> tuple[str | None, str | None]:
+    """A document's kind and apiVersion as written, where they are strings."""
+    if not isinstance(data, dict):
+        return None, None
+    return tuple(value if isinstance(value, str) else None for value in (data.get("kind"), data.get("apiVersion")))  # type: ignore[return-value]
 
 
 def _value_hashes(source: SourceFile, diagnostics: list[Diagnostic]) -> list[str | None]:
@@ -285,7 +300,7 @@ def check_file(path: str, options: ValidateOptions) -> FileResult:
 
 def _check_file(path: str, options: ValidateOptions) -> FileResult:
     path = os.fsdecode(path)
-    name = STDIN_NAME if path == STDIN else path
+    name = stdin_name(options) if path == STDIN else path
     try:
         try:
             source = _load(path, name, options.max_file_size)
@@ -301,6 +316,11 @@ def _not_regular(path: str, options: ValidateOptions) -> FileResult:
     """A named pipe, device or socket met in a folder: reported, never opened."""
     message = f"{special(path) or 'a special file'}, not a regular file; skipped without reading it"
     return FileResult(_configure([Diagnostic(path, 1, 1, "not-a-regular-file", Severity.WARNING, message)], path, options))
+
+
+def stdin_name(options: ValidateOptions) -> str:
+    """What stdin is called in reports: the file --stdin-filename names, else `<stdin>`."""
+    return options.stdin_filename or STDIN_NAME
 
 
 def check_text(text: str, options: ValidateOptions | None = None, name: str = "<text>") -> FileResult:
@@ -326,10 +346,10 @@ def _workers(files: list[str], jobs: int) -> tuple[int, list[int]]:
     return min(jobs, len(files), sum(sizes) // BYTES_PER_WORKER), sizes
 
 
-def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple], list | None]]:
+def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple], list[SkippedDocument], list | None]]:
     """A worker's files, sent back as plain tuples (a fifth of the pickling cost of FileResults)."""
     results = [check_file(path, options) for path in paths]
-    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.value_hashes) for r in results]
+    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, r.value_hashes) for r in results]
 
 
 def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
@@ -359,9 +379,10 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for batch in pool.map(_check_many, chunks, [options] * len(chunks)):
-                for documents, skipped, diagnostics, value_hashes in batch:
+                for documents, skipped, diagnostics, skipped_documents, value_hashes in batch:
                     result = FileResult([Diagnostic._make(d) for d in diagnostics])
-                    result.documents, result.skipped, result.value_hashes = documents, skipped, value_hashes
+                    result.documents, result.skipped = documents, skipped
+                    result.skipped_documents, result.value_hashes = skipped_documents, value_hashes
                     results.append(result)
     finally:
         gc.unfreeze()
@@ -375,10 +396,15 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         raise TypeError(f"validate takes svcconf.ValidateOptions, not {type(options).__name__}")
     not_regular: list[str] = []
     skipped_paths: list[tuple[str, str]] = []
-    files, unreadable = discover(paths, Selection.of(options), not_regular, skipped_paths)
+    selection = Selection.of(options)
+    files, unreadable = discover(paths, selection, not_regular, skipped_paths)
+    if STDIN in files and options.stdin_filename and (why := selection.excluded(options.stdin_filename)):
+        # Excluded as the file it stands for: an editor gets no findings for it (-v says why).
+        files = [path for path in files if path != STDIN]
+        skipped_paths.append((options.stdin_filename, why))
     report = Report(files=len(files) + len(not_regular), unreadable=unreadable, options=options)
     report.skipped_paths = skipped_paths
-    report.checked = [STDIN_NAME if path == STDIN else path for path in files] + not_regular
+    report.checked = [stdin_name(options) if path == STDIN else path for path in files] + not_regular
     jobs, sizes = _workers(files, options.jobs)
     results = _parallel(files, sizes, jobs, options) if jobs > 1 else [check_file(path, options) for path in files]
     results += [_not_regular(path, options) for path in not_regular]
@@ -386,8 +412,11 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         report.diagnostics.extend(result.diagnostics)
         report.documents += result.documents
         report.skipped += result.skipped
+        report.skipped_documents += result.skipped_documents
         if result.value_hashes:
             report.value_hashes.update(zip(result.diagnostics, result.value_hashes))
-    report.skipped_paths += [(STDIN_NAME if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason]
+    report.skipped_paths += [
+        (stdin_name(options) if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason
+    ]
     report.diagnostics.sort(key=Diagnostic.sort_key)
     return report

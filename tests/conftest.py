@@ -29,6 +29,15 @@ def params_or_skip(values: list, reason: str, ids=None, width: int = 1) -> list:
     return [pytest.param(*([None] * width), marks=pytest.mark.skip(reason=reason), id="absent")]
 
 
+@pytest.fixture(autouse=True)
+def outside_github_actions(monkeypatch) -> None:
+    """Every test runs svcconf as outside GitHub Actions, whose runner sets GITHUB_ACTIONS=true: `-f auto` gives text.
+
+    A test that needs the variable sets it itself; processes a test starts inherit the environment without it.
+    """
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+
+
 @pytest.fixture
 def update_fixtures(request) -> bool:
     return request.config.getoption("--update-fixtures")

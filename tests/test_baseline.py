@@ -326,7 +326,7 @@ def test_a_line_inside_a_block_scalar_is_left_alone(tmp_path) -> None:
     text = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: |\n      Metadata\n"
     path.write_text(text)
     inside = Diagnostic(str(path), 5, 7, "invalid-value", Severity.ERROR, "m", ("rules", 0, "level"), 1)
-    outcome = add_suppressions([inside], 1 << 20)
+    outcome = add_suppressions([inside], 1 << 20, "<stdin>")
     assert (outcome.added, outcome.suppressed, path.read_text()) == (0, set(), text)
     assert outcome.notes == [f"{path}:5: [invalid-value] not suppressed: the line is inside a multi-line string, where a comment is text"]
 
@@ -366,3 +366,11 @@ def test_add_suppressions_after_a_baseline_only_suppresses_the_new_findings(proj
     assert (result.code, found(result)) == (0, [])
     text = (project / "policy.yaml").read_text()
     assert "typo: 1  # svcconf: ignore[unknown-field]" in text and "ignore[invalid-value]" not in text
+
+
+def test_findings_read_from_stdin_are_not_written_into_the_file_it_is_named_after(project) -> None:
+    result = run(
+        "validate", "--no-config", "-f", "json", "--add-suppressions", "--stdin-filename", "policy.yaml", "-", stdin=POLICY.encode()
+    )
+    assert result.code == 1 and found(result) == [("policy.yaml", "invalid-value", "rules[1].level")]
+    assert (project / "policy.yaml").read_text() == POLICY

@@ -56,7 +56,15 @@ def test_bash_script_is_valid_bash(bash_script: Path) -> None:
 
 def test_bash_completes_commands_choices_and_rule_ids(bash_script: Path) -> None:
     assert _bash_complete(bash_script, "svcconf", "va") == ["validate"]
-    assert _bash_complete(bash_script, "svcconf", "validate", "--format", "") == ["text", "json", "sarif", "github", "junit"]
+    assert _bash_complete(bash_script, "svcconf", "validate", "--format", "") == [
+        "auto",
+        "text",
+        "json",
+        "sarif",
+        "github",
+        "junit",
+        "gitlab",
+    ]
     assert _bash_complete(bash_script, "svcconf", "validate", "--fail-on", "w") == ["warning"]
     assert _bash_complete(bash_script, "svcconf", "schema", "") == ["export"]
     assert "unknown-field" in _bash_complete(bash_script, "svcconf", "validate", "--select", "unknown-")

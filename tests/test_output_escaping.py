@@ -46,7 +46,8 @@ def test_a_hostile_key_starts_no_workflow_command_and_no_terminal_escape(tmp_pat
     lines = _lines(result)
     if fmt == "github":
         # The one annotation is the only command; the key's newline is inside its data, escaped.
-        assert len(lines) == 1 and _github_commands_are_ours(lines[0]) and "::error file=x" in lines[0]
+        assert _commands(result) == lines[:1] and len(lines) == 2  # then the summary, a plain line
+        assert _github_commands_are_ours(lines[0]) and "::error file=x" in lines[0]
         assert "##[" not in lines[0] and "##vso[" not in lines[0]
     else:
         assert _commands(result) == []
@@ -93,7 +94,8 @@ def test_file_names_found_in_a_folder_are_escaped(tmp_path, monkeypatch, fmt: st
     assert result.code == 1
     lines = _lines(result)
     if fmt == "github":
-        assert len(lines) == 4 and all(_github_commands_are_ours(line) for line in lines)
+        assert _commands(result) == lines[:4] and len(lines) == 5  # then the summary, a plain line
+        assert all(_github_commands_are_ours(line) for line in lines[:4])
         assert "file=%3A%3Aadd-mask%3A%3Ax.yaml," in result.out
     else:
         assert _commands(result) == []
@@ -136,6 +138,8 @@ def test_a_file_name_that_is_not_utf8_is_escaped_in_every_format(tmp_path, fmt: 
     result.out.encode("utf-8")  # raises on a lone surrogate
     if fmt == "json":
         assert result.json()["diagnostics"][0]["file"] == folder + "/caf\\xe9.yaml"
+    elif fmt == "gitlab":
+        assert result.json()[0]["location"]["path"] == folder + "/caf\\xe9.yaml"  # outside the repository: as given
     elif fmt == "sarif":
         assert result.json()["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(
             "/caf%E9.yaml"

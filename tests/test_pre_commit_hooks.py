@@ -132,8 +132,10 @@ def test_validate_fails_only_for_the_broken_configuration(repository) -> None:
 def test_validate_with_verbose_says_what_it_skipped(repository) -> None:
     code, _out, err, _files = run_hook("svcconf", repository, "-v")
     assert code == 1
+    # The four skipped documents of the summary: three files that do not parse, and the workflow.
     assert sorted(line.split(": skipped: ")[0] for line in err.splitlines()) == [
         "svcconf: .babelrc",
+        "svcconf: .github/workflows/ci.yml: document 1",
         "svcconf: ops/app.yaml",
         "svcconf: tsconfig.json",
     ]

@@ -69,7 +69,7 @@ def test_table_specs_by_release() -> None:
 def test_table_is_well_formed() -> None:
     table = gate_table()
     assert len(table.gates) > 200
-    assert (1, 35) in table.complete_for
+    assert {(1, 35), (1, 36)} <= table.complete_for
     for name, specs in table.gates.items():
         assert name not in SPECIAL
         assert all(spec.stage in ("alpha", "beta", "ga", "deprecated", "removed") for spec in specs), name
@@ -80,3 +80,38 @@ def test_gate_dropped_after_1_33_is_known_until_1_34_only() -> None:
     assert spec_at("PodIndexLabel", (1, 33)).locked is True
     assert spec_at("PodIndexLabel", (1, 34)) is not None
     assert spec_at("PodIndexLabel", (1, 35)) is None
+
+
+def test_unknown_gate_is_an_error_at_the_newest_release() -> None:
+    # SetFromMap refuses any name the gate set lacks; the table is complete for 1.36.
+    found = _diagnostics("featureGates:\n  UnknownFeature: true\n", "1.36")
+    assert [(f[0], f[1]) for f in found] == [("error", "unknown-feature-gate")]
+
+
+def test_gate_introduced_in_1_36_is_unknown_before_it() -> None:
+    # ShardedListAndWatch: alpha, off, from 1.36.
+    assert _diagnostics("featureGates:\n  ShardedListAndWatch: true\n", "1.36") == []
+    found = _diagnostics("featureGates:\n  ShardedListAndWatch: true\n", "1.35")
+    assert found[0][3].endswith("unrecognized feature gate: ShardedListAndWatch")
+
+
+def test_gate_locked_at_1_36_refuses_the_opposite_value() -> None:
+    # UserNamespacesSupport went GA and locked to true in 1.36; it was an unlocked beta in 1.35.
+    assert _diagnostics("featureGates:\n  UserNamespacesSupport: false\n", "1.35") == []
+    found = _diagnostics("featureGates:\n  UserNamespacesSupport: false\n", "1.36")
+    assert found == [
+        (
+            "error",
+            "locked-feature-gate",
+            "featureGates",
+            'Invalid value: {"UserNamespacesSupport":false}: cannot set feature gate UserNamespacesSupport to false, feature is locked to true',
+        )
+    ]
+
+
+def test_gate_removed_in_1_36_is_refused_from_then_on() -> None:
+    # TopologyAwareHints (GA, locked since 1.33) is gone from the 1.36 gate set.
+    assert spec_at("TopologyAwareHints", (1, 35)).locked is True
+    assert spec_at("TopologyAwareHints", (1, 36)) is None
+    found = _diagnostics("featureGates:\n  TopologyAwareHints: true\n", "1.36")
+    assert [(f[0], f[1]) for f in found] == [("error", "unknown-feature-gate")]

@@ -97,7 +97,7 @@ def test_exported_schemas_judge_fixtures_as_svcconf_does(case: Path, exported, m
         if export is None and document.data.get("kind") != "List":
             continue
         export = export or exported(options.api_domain, "kube", target)
-        findings, _known = checker.check(document, siblings)
+        findings, _skipped = checker.check(document, siblings)
         svcconf_says = sorted({f"{f.rule} {'.'.join(map(str, f.path))}" for f in findings if f.rule in SCHEMA_RULES})
         where = f"{case.name} document {document.index + 1}"
         combined_says = [error.message for error in export.combined.iter_errors(document.data)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..options import add_shared_arguments, add_target_argument, release
+from ..options import add_shared_arguments, add_stdin_filename_argument, add_target_argument, release
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error
 
 HELP = "rewrite API versions an upgrade removes (in place with --write)"
@@ -47,6 +47,7 @@ def add_parser(commands) -> None:
         help="with --write, rewrite the target of a symbolic link when it lies inside the given paths",
     )
     parser.add_argument("-f", "--format", choices=("text", "json"), default="text", help="report format (default: text)")
+    add_stdin_filename_argument(parser)
     add_shared_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -83,12 +84,16 @@ def _patch_name(path: str) -> str:
 def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..discovery import Selection, discover
-    from ..migrate import migrate_bytes, write_atomic
+    from ..migrate import FileOutcome, migrate_bytes, write_atomic
     from ..model import Severity
-    from ..options import OptionsError, migrate_options
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, migrate_options, paths_to_read
     from ..pipeline import STDIN, STDIN_NAME
     from ..report.migrate_report import write_exit_reason, write_json, write_text
 
+    paths = paths_to_read(args)
+    if paths is None:
+        error(STDIN_FILENAME_WITHOUT_STDIN)
+        return EXIT_USAGE
     # The same configuration file and shared settings as validate: releases, domain, excluded paths.
     try:
         options = migrate_options(args, read_config(args))
@@ -97,14 +102,19 @@ def run(args) -> int:
     except OptionsError as err:
         error(str(err))
         return EXIT_USAGE
-    files, unreadable = discover(args.paths or ["."], Selection.of(options))
+    selection = Selection.of(options)
+    files, unreadable = discover(paths, selection)
     outcomes = []
     failed = False
     unwritten: set[str] = set()  # files that would change but are symbolic links not to follow
-    roots = [_root(p) for p in args.paths or ["."] if p != STDIN]
+    roots = [_root(p) for p in paths if p != STDIN]
     for path in files:
         if path == STDIN:
-            outcome = migrate_bytes(STDIN_NAME, sys.stdin.buffer.read(), options)
+            data = sys.stdin.buffer.read()
+            if args.stdin_filename and selection.excluded(args.stdin_filename):
+                outcome = FileOutcome(args.stdin_filename, data)  # excluded as the file it stands for: passed through unchanged
+            else:
+                outcome = migrate_bytes(args.stdin_filename or STDIN_NAME, data, options)
         else:
             try:
                 with open(path, "rb") as handle:

@@ -11,10 +11,10 @@ import contextlib
 import os
 import sys
 
-from ..options import FIELD_VALIDATION, add_shared_arguments, add_target_argument
+from ..options import FIELD_VALIDATION, add_shared_arguments, add_stdin_filename_argument, add_target_argument
+from ..report import AUTO, FORMATS
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_problems, error, size
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
 HELP = "check files, folders or stdin (-)"
 
 
@@ -27,11 +27,17 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "paths", nargs="*", metavar="PATH", help="files, folders (searched for *.yaml, *.yml, *.json) or - for stdin; default: ."
     )
-    parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="report format (default: text)")
+    parser.add_argument(
+        "-f",
+        "--format",
+        choices=(AUTO, *FORMATS),
+        default=AUTO,
+        help="report format (default: auto: github inside GitHub Actions when the report goes to stdout, else text)",
+    )
+    add_stdin_filename_argument(parser)
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout (its folder is created; never through a symlink)"
     )
-    parser.add_argument("--fail-on", choices=SEVERITIES, default=None, help="lowest severity that makes the exit code 1 (default: error)")
     parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 whatever the findings (usage errors and unreadable paths still exit 2)"
     )
@@ -43,6 +49,24 @@ def add_parser(commands) -> None:
     accepting.add_argument(
         "--add-suppressions", action="store_true", help="add `# svcconf: ignore[rule-id]` on the line of each finding, never changing data"
     )
+    add_settings_arguments(parser)
+    parser.add_argument("-v", "--verbose", action="store_true", help="list on stderr each file, folder or document left unchecked, and why")
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour in text output (default: auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
+    )
+    # Statistics and quiet: what a report holds.
+    parser.add_argument("--statistics", action="store_true", help="a count per rule and severity instead of the findings (-f text or json)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="text and github output: the findings without the summary line")
+
+    parser.set_defaults(run=run)
+
+
+def add_settings_arguments(parser) -> None:
+    """The flags that change what validate checks and how: `svcconf config` takes them too, to show their effect."""
+    parser.add_argument("--fail-on", choices=SEVERITIES, default=None, help="lowest severity that makes the exit code 1 (default: error)")
     add_target_argument(parser, help="release to check against: 1.31, v1.31 or 1.31.2 (default: the newest release svcconf knows)")
     parser.add_argument(
         "--field-validation", choices=FIELD_VALIDATION, help="unknown fields are errors, warnings or ignored (default: Strict)"
@@ -69,15 +93,6 @@ def add_parser(commands) -> None:
         "--fs-checks", action="store_true", help="also check files named by absolute paths (kubeconfigs, plugin configs): run on the node"
     )
     add_shared_arguments(parser)
-    parser.add_argument("-v", "--verbose", action="store_true", help="list on stderr each file or folder left unchecked, and why")
-    parser.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="colour in text output (default: auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
-    )
-
-    parser.set_defaults(run=run)
 
 
 def use_color(choice: str, stream) -> bool:
@@ -129,7 +144,7 @@ def _write(report, args) -> bool:
     with output as stream:
         color = args.format == "text" and use_color(args.color, stream)
         # On a terminal stderr already shows why the run failed; a report file must say it itself.
-        render(report, args.format, stream, color=color, failures_on_stderr=not args.output)
+        render(report, args.format, stream, color=color, failures_on_stderr=not args.output, statistics=args.statistics, quiet=args.quiet)
     return True
 
 
@@ -145,9 +160,18 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..model import Severity
-    from ..options import OptionsError, validate_options
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, validate_options
     from ..pipeline import Report, validate
+    from ..report import chosen_format
 
+    if args.statistics and args.format == AUTO:
+        args.format = "text"  # auto means annotations inside GitHub Actions; counts are not findings to annotate
+    args.format = chosen_format(args.format, bool(args.output))
+    if refused := _statistics_refused(args):
+        return _failed(Report(), args, [refused])
+    paths = paths_to_read(args)
+    if paths is None:
+        return _failed(Report(), args, [STDIN_FILENAME_WITHOUT_STDIN])
     try:
         config = read_config(args)
         options = validate_options(args, config)
@@ -160,14 +184,15 @@ def run(args) -> int:
         options = options._replace(value_hashes=True)
 
     try:
-        report = validate(args.paths or ["."], options)
+        report = validate(paths, options)
     except Exception as err:  # a bug: the report says the run failed, main prints it
         _failed(Report(options=options), args, [f"internal error: {type(err).__name__}: {err}"], say=False)
         raise
     if args.verbose:
         for path, why in report.skipped_paths:
             error(f"{path}: skipped: {why}")
-    _warn_unchecked(args.paths or ["."], report, bool(config.values.get("exclude") or args.exclude), args.verbose)
+        _list_skipped_documents(report)
+    _warn_unchecked(paths, report, bool(config.values.get("exclude") or args.exclude), args.verbose)
     failures = [f"{path}: no such file or folder" for path in report.unreadable]
     unread = sum(1 for d in report.diagnostics if d.rule == "unreadable-file")
     if unread:
@@ -184,6 +209,22 @@ def run(args) -> int:
     fail_on = Severity.parse(options.fail_on)
     failing = any(d.severity >= fail_on for d in report.diagnostics)
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_OK
+
+
+def _statistics_refused(args) -> str | None:
+    """Why --statistics cannot be given with this format (a usage error), or None."""
+    from ..report.statistics import FORMATS as STATISTICS_FORMATS
+
+    if not args.statistics or args.format in STATISTICS_FORMATS:
+        return None
+    return f"--statistics works with -f {' or -f '.join(STATISTICS_FORMATS)}, not with -f {args.format}"
+
+
+def _list_skipped_documents(report) -> None:
+    """-v: each document left unchecked, with its kind and apiVersion as written, and why."""
+    for file, number, kind, api_version, why in report.skipped_documents:
+        written = " ".join(value for value in (kind, api_version) if value is not None)
+        error(f"{file}: document {number}{f' ({written})' if written else ''}: skipped: {why}")
 
 
 def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) -> None:
@@ -235,8 +276,10 @@ def _accept_findings(args, report, baseline) -> None:
         apply(report, baseline)
     if args.add_suppressions:
         from ..add_suppressions import add_suppressions
+        from ..pipeline import stdin_name
 
-        outcome = add_suppressions(report.diagnostics, report.options.max_file_size)
+        # Findings in stdin's text (even when --stdin-filename names a file) are not that file's lines.
+        outcome = add_suppressions(report.diagnostics, report.options.max_file_size, stdin_name(report.options))
         for note in outcome.notes:
             error(note)
         error(

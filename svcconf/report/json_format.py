@@ -11,17 +11,22 @@ from .escape import json_text
 SCHEMA_VERSION = 1
 
 
+def summary_dict(report: Report) -> dict:
+    """The counts of a run, as the JSON report and `--statistics -f json` give them."""
+    return {
+        "files": report.files,
+        "documents": report.documents,
+        "errors": report.errors,
+        "warnings": report.warnings,
+        "infos": report.infos,
+        "skipped": report.skipped,
+    }
+
+
 def as_dict(report: Report) -> dict:
     document = {
         "version": SCHEMA_VERSION,
-        "summary": {
-            "files": report.files,
-            "documents": report.documents,
-            "errors": report.errors,
-            "warnings": report.warnings,
-            "infos": report.infos,
-            "skipped": report.skipped,
-        },
+        "summary": summary_dict(report),
         "config": report.options.config_file,  # the configuration file applied, or null
         "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
     }

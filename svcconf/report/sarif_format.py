@@ -34,14 +34,19 @@ def source_root(start: str) -> str:
     return folder
 
 
+def relative_path(file: str, root: str) -> str | None:
+    """A file's path relative to the root (as the OS spells it), or None for a file outside it."""
+    relative = os.path.relpath(os.path.abspath(file), root)
+    return None if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
+
+
 def artifact_location(file: str, root: str) -> dict:
     """A file as SARIF locates it: relative to %SRCROOT% inside the root, an absolute file URI outside it."""
     if file == STDIN_NAME:
         return {"uri": uri_reference(file)}
-    path = os.path.abspath(file)
-    relative = os.path.relpath(path, root)
-    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
-        return {"uri": file_uri(path)}
+    relative = relative_path(file, root)
+    if relative is None:
+        return {"uri": file_uri(os.path.abspath(file))}
     return {"uri": uri_reference(relative), "uriBaseId": SOURCE_ROOT}
 
 

@@ -26,10 +26,10 @@ def summary(report: Report) -> str:
     )
 
 
-def closing_lines(report: Report, failures: bool) -> list[str]:
-    """The summary, or for a run that failed, why (none when stderr says it): a failed run has no summary to give."""
+def closing_lines(report: Report, failures: bool, *, summary_line: bool = True) -> list[str]:
+    """The summary (unless --quiet), or for a run that failed, why (none when stderr says it): a failed run has no summary to give."""
     if not report.failures:
-        return [summary(report)]
+        return [summary(report)] if summary_line else []
     return [f"svcconf: {printable(failure)}" for failure in report.failures] if failures else []
 
 
@@ -43,8 +43,8 @@ def lines(report: Report) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def write(report: Report, stream: TextIO, *, color: bool = False, failures: bool = True) -> None:
-    closing = closing_lines(report, failures)
+def write(report: Report, stream: TextIO, *, color: bool = False, failures: bool = True, summary_line: bool = True) -> None:
+    closing = closing_lines(report, failures, summary_line=summary_line)
     if not color:
         stream.writelines(f"{location} {severity} {rule} {message}\n" for location, severity, rule, message in lines(report))
         stream.writelines(f"{line}\n" for line in closing)

@@ -45,3 +45,19 @@ def test_upstream_messages_are_compared() -> None:
     expected = (Expected("jwt[0].issuer.url", "URL scheme must be https"),)
     assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": URL scheme must be https']}) == []
     assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": scheme is not https']}) != []
+
+
+def test_readme_states_the_figures_of_the_suite() -> None:
+    from collections import Counter
+    from pathlib import Path
+
+    from tests.conformance.__main__ import tally
+
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    if not readme.exists():
+        pytest.skip("README.md is not beside the tests (installed package)")
+    total = sum(tally(load_all()).values(), Counter())
+    text = " ".join(readme.read_text(encoding="utf-8").split())
+    assert f"agrees with {total['agrees']} of {total['run']} upstream validation test cases" in text
+    assert f"{total['skipped']} cases are skipped" in text
+    assert f"{total['deliberate']} cases differ on purpose" in text

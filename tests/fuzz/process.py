@@ -18,14 +18,14 @@ from . import reports
 from .checks import TIME_LIMIT, Failure
 from .generate import Case
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
+FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")
 CPU_LIMIT = int(TIME_LIMIT) + 2  # seconds of CPU time for a child: the in-process limit and the interpreter's start
 WALL_LIMIT = 120  # seconds: only for a child that waits instead of working
 KILLED = "killed"  # the folder a killed `migrate --write` works in
 
 
 def _environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SVCCONF_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SVCCONF_") and k != "GITHUB_ACTIONS"}
     env["NO_COLOR"] = "1"
     return env
 

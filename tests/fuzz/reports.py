@@ -54,9 +54,14 @@ def check_text(output: str) -> Problems:
 
 
 def check_github(output: str) -> Problems:
+    """Escaped workflow commands, then plain lines (the summary, a note) that start none."""
     problems = _controls("github", output)
+    commands = True
     for line in output.removesuffix("\n").split("\n") if output else []:
-        if not GITHUB_LINE.fullmatch(line):
+        if commands and GITHUB_LINE.fullmatch(line):
+            continue
+        commands = False
+        if line.lstrip(" ").startswith("::"):
             problems.append(("github: line is not one escaped workflow command", _clip(line)))
             break
     if output and not output.endswith("\n"):
@@ -106,7 +111,32 @@ def check_junit(output: str) -> Problems:
     return []
 
 
-CHECKS = {"text": check_text, "github": check_github, "json": check_json, "sarif": check_sarif, "junit": check_junit}
+def check_gitlab(output: str) -> Problems:
+    if not output:
+        return []  # a run that failed writes nothing
+    try:
+        issues = json.loads(output)
+    except ValueError as err:
+        return [("gitlab: does not parse", str(err))]
+    if not isinstance(issues, list):
+        return [("gitlab: not an array of issues", _clip(output))]
+    for issue in issues:
+        location = issue.get("location", {})
+        if not isinstance(location.get("path"), str) or not isinstance(location.get("lines", {}).get("begin"), int):
+            return [("gitlab: issue without path or line", _clip(json.dumps(issue)))]
+    if len({issue.get("fingerprint") for issue in issues}) != len(issues):
+        return [("gitlab: fingerprints are not unique", _clip(output))]
+    return []
+
+
+CHECKS = {
+    "text": check_text,
+    "github": check_github,
+    "json": check_json,
+    "sarif": check_sarif,
+    "junit": check_junit,
+    "gitlab": check_gitlab,
+}
 
 
 def secrets_shown(output: str, markers: tuple[str, ...]) -> list[str]:

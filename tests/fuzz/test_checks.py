@@ -43,6 +43,13 @@ def test_planted_secrets_reach_every_secret_field() -> None:
         ("json", '{"version": 1, "summary": {}'),
         ("junit", "<testsuites><testsuite></testsuites>"),
         ("sarif", '{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"level": "error"}]}]}'),
+        ("gitlab", '{"description": "x"}'),
+        ("gitlab", '[{"description": "x", "location": {"path": "a.yaml"}}]'),
+        (
+            "gitlab",
+            '[{"fingerprint": "f", "location": {"path": "a", "lines": {"begin": 1}}}, '
+            + '{"fingerprint": "f", "location": {"path": "a", "lines": {"begin": 2}}}]',
+        ),
     ],
 )
 def test_a_malformed_report_is_caught(fmt: str, output: str) -> None:
@@ -52,6 +59,7 @@ def test_a_malformed_report_is_caught(fmt: str, output: str) -> None:
 def test_a_well_formed_github_line_passes() -> None:
     line = "::error file=a%3Ab%2Cc.yaml,line=3,col=7,title=svcconf wrong-type::[wrong-type] x: 50%25 done%0A::error::no\n"
     assert reports.check_github(line) == []
+    assert reports.check_github(line + "1 error, 0 warnings in 1 file (1 document checked, 0 skipped)\n") == []
 
 
 def test_a_shown_secret_is_found() -> None:
