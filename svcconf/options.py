@@ -54,6 +54,7 @@ class ValidateOptions(NamedTuple):
     fail_on: str = "error"  # the lowest severity that fails the run
     stdin_filename: str | None = None  # the name stdin's text goes by: reports, per-file-ignores, exclude, .json handling
     list_skipped: bool = False  # say why each skipped document was skipped (Report.skipped_documents; -v)
+    value_hashes: bool = False  # hash the value at each finding's path, for a baseline (Report.value_hashes)
 
     def resolved_target(self) -> Release:
         from .catalog import lifecycle

@@ -10,15 +10,16 @@ import os
 import stat
 import sys
 from collections.abc import Iterable
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from . import catalog, suppression
 from .discovery import STDIN, Selection, discover, per_file_ignored, special
 from .document import DocumentChecker
-from .model import Diagnostic, Finding, Severity
+from .model import Diagnostic, Finding, Path, Severity
 from .naming import Naming
 from .options import ValidateOptions
 from .rules import Siblings
+from .secrets import holds_secret
 from .source import SourceFile, load_bytes, too_large
 
 STDIN_NAME = "<stdin>"
@@ -29,7 +30,7 @@ SkippedDocument = tuple[str, int, str | None, str | None, str]
 
 
 class FileResult:
-    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents")
+    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents", "value_hashes")
 
     def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
         self.diagnostics: list[Diagnostic] = diagnostics or []
@@ -37,6 +38,7 @@ class FileResult:
         self.skipped = 0
         self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
         self.skipped_documents: list[SkippedDocument] = []  # only when options.list_skipped
+        self.value_hashes: list[str | None] | None = None  # with options.value_hashes: one per diagnostic
 
 
 class Report:
@@ -53,6 +55,7 @@ class Report:
         self.checked: list[str] = []  # the files checked, as diagnostics name them
         self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
         self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
+        self.value_hashes: dict[Diagnostic, str | None] = {}  # with options.value_hashes (see value_hash)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -168,6 +171,8 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     # Suppressions first: one for a rule that --select or ignore leaves out is not unused.
     result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(source))
     result.diagnostics = _configure(result.diagnostics, name, options)
+    if options.value_hashes:
+        result.value_hashes = _value_hashes(source, result.diagnostics)
     return result
 
 
@@ -176,6 +181,41 @@ def _written_kind(data) -> tuple[str | None, str | None]:
     if not isinstance(data, dict):
         return None, None
     return tuple(value if isinstance(value, str) else None for value in (data.get("kind"), data.get("apiVersion")))  # type: ignore[return-value]
+
+
+def _value_hashes(source: SourceFile, diagnostics: list[Diagnostic]) -> list[str | None]:
+    """The hash of the value each diagnostic's path holds in its document, while the documents' data is at hand."""
+    data = {document.index + 1: document.data for document in source.documents}
+    return [value_hash(data[d.document], d.path) if d.document in data else None for d in diagnostics]
+
+
+SECRET_VALUE = "secret"  # in place of the hash of a value that is, or holds, a secret
+
+
+def value_hash(data: Any, path: Path) -> str | None:
+    """A short hash of the value at `path` in a document's data, for a baseline entry: a changed value is a new finding.
+
+    None where there is no value to tell findings apart (the whole document, a missing field);
+    SECRET_VALUE for a secret or a value holding one, so that no secret reaches the baseline, not even hashed.
+    """
+    if not path:
+        return None  # the whole document: any edit anywhere would make its findings new
+    value = data
+    for segment in path:
+        listed = isinstance(value, list) and isinstance(segment, int) and 0 <= segment < len(value)
+        if not (listed or (isinstance(value, dict) and segment in value)):
+            return None  # a missing field
+        value = value[segment]
+    if holds_secret(path, value):
+        return SECRET_VALUE
+    import hashlib
+    import json
+
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):  # keys of several types cannot be sorted
+        text = repr(value)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnostics: list[Diagnostic]) -> None:
@@ -306,10 +346,10 @@ def _workers(files: list[str], jobs: int) -> tuple[int, list[int]]:
     return min(jobs, len(files), sum(sizes) // BYTES_PER_WORKER), sizes
 
 
-def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple], list[SkippedDocument]]]:
+def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple], list[SkippedDocument], list | None]]:
     """A worker's files, sent back as plain tuples (a fifth of the pickling cost of FileResults)."""
     results = [check_file(path, options) for path in paths]
-    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents) for r in results]
+    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, r.value_hashes) for r in results]
 
 
 def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
@@ -339,9 +379,10 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for batch in pool.map(_check_many, chunks, [options] * len(chunks)):
-                for documents, skipped, diagnostics, skipped_documents in batch:
+                for documents, skipped, diagnostics, skipped_documents, value_hashes in batch:
                     result = FileResult([Diagnostic._make(d) for d in diagnostics])
-                    result.documents, result.skipped, result.skipped_documents = documents, skipped, skipped_documents
+                    result.documents, result.skipped = documents, skipped
+                    result.skipped_documents, result.value_hashes = skipped_documents, value_hashes
                     results.append(result)
     finally:
         gc.unfreeze()
@@ -372,6 +413,8 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         report.documents += result.documents
         report.skipped += result.skipped
         report.skipped_documents += result.skipped_documents
+        if result.value_hashes:
+            report.value_hashes.update(zip(result.diagnostics, result.value_hashes))
     report.skipped_paths += [
         (stdin_name(options) if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason
     ]

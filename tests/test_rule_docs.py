@@ -27,9 +27,11 @@ NOT_A_FILE = {
     "encoding-error": "the example is a byte that UTF-8 text cannot hold (tests/test_bad_input.py)",
     "binary-file": "the example is a NUL byte in a binary file (tests/test_bad_input.py)",
     "cel-not-checked": "a machine without the CEL runtime (tests/test_cel_optional.py)",
+    "baseline-stale": "a baseline entry and a later fix (tests/test_baseline.py)",
 }
 # Rules whose fix is outside the file: a file deployed on the node, or flags instead of a file.
 FIX_OUTSIDE_THE_FILE = {
+    "baseline-stale": "the baseline file is written again",
     "controller-manager-flags-only": "the controller managers read no file: the fix is to pass flags",
     "authorizer-kubeconfig-missing": "deploy the kubeconfig the file names (checked with --fs-checks)",
     "admission-file-unreadable": "deploy the kubeconfig or folder the file names (checked with --fs-checks)",

@@ -41,6 +41,14 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 whatever the findings (usage errors and unreadable paths still exit 2)"
     )
+    parser.add_argument(
+        "--baseline", metavar="FILE", help="findings recorded in FILE do not count; entries no longer found are reported (baseline-stale)"
+    )
+    accepting = parser.add_mutually_exclusive_group()
+    accepting.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE (a baseline) and exit 0")
+    accepting.add_argument(
+        "--add-suppressions", action="store_true", help="add `# svcconf: ignore[rule-id]` on the line of each finding, never changing data"
+    )
     add_settings_arguments(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="list on stderr each file, folder or document left unchecked, and why")
     parser.add_argument(
@@ -167,10 +175,13 @@ def run(args) -> int:
     try:
         config = read_config(args)
         options = validate_options(args, config)
+        baseline = _read_baseline(args, config)
     except ConfigError as err:
         return _failed(Report(), args, config_problems(err))
-    except OptionsError as err:
-        return _failed(Report(), args, [str(err)])
+    except OptionsError as err:  # a baseline's problems (BaselineError) are one line each
+        return _failed(Report(), args, getattr(err, "problems", [str(err)]))
+    if baseline is not None or args.write_baseline:
+        options = options._replace(value_hashes=True)
 
     try:
         report = validate(paths, options)
@@ -189,6 +200,10 @@ def run(args) -> int:
         failures.append(f"{unread} file{'s' if unread != 1 else ''} could not be read (unreadable-file)")
     if failures:
         return _failed(report, args, failures)
+    try:
+        _accept_findings(args, report, baseline)
+    except OptionsError as err:  # BaselineError: the baseline cannot be written
+        return _failed(report, args, getattr(err, "problems", [str(err)]))
     if not _write(report, args):
         return EXIT_USAGE
     fail_on = Severity.parse(options.fail_on)
@@ -232,3 +247,42 @@ def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) ->
                 error(f"warning: {path}: no *.yaml, *.yml or *.json file in this folder{left_out}; nothing checked")
         elif os.path.normpath(path) not in checked and os.path.normpath(path) in skipped and not verbose:
             error(f"warning: {path}: {skipped[os.path.normpath(path)]}; not checked")
+
+
+def _read_baseline(args, config):
+    """The baseline this run applies (--baseline, else the configuration file's), None when there is none or one is written."""
+    name = args.baseline or config.values.get("baseline")
+    if not name or args.write_baseline:
+        return None
+    from ..baseline import load
+
+    # The configuration file's baseline is relative to that file's folder.
+    return load(name if args.baseline else os.path.join(os.path.dirname(config.path), name))
+
+
+def _accept_findings(args, report, baseline) -> None:
+    """--write-baseline, --baseline and --add-suppressions: leave in the report only the findings still to count."""
+    if args.write_baseline:
+        from ..baseline import write
+
+        baseline = write(args.write_baseline, report)
+        entries = len(baseline.entries)
+        error(
+            f"wrote {entries} baseline entr{'ies' if entries != 1 else 'y'} ({len(report.diagnostics)} findings) to {args.write_baseline}"
+        )
+    if baseline is not None:
+        from ..baseline import apply
+
+        apply(report, baseline)
+    if args.add_suppressions:
+        from ..add_suppressions import add_suppressions
+        from ..pipeline import stdin_name
+
+        # Findings in stdin's text (even when --stdin-filename names a file) are not that file's lines.
+        outcome = add_suppressions(report.diagnostics, report.options.max_file_size, stdin_name(report.options))
+        for note in outcome.notes:
+            error(note)
+        error(
+            f"added {outcome.added} suppression{'s' if outcome.added != 1 else ''} to {outcome.files} file{'s' if outcome.files != 1 else ''}"
+        )
+        report.diagnostics = [d for d in report.diagnostics if d not in outcome.suppressed]

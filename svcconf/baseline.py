@@ -1,0 +1,264 @@
+"""The baseline file: today's findings recorded so that a repository with findings can fail only on new ones.
+
+An entry names a finding by what survives unrelated edits: the file (relative to the baseline's
+folder), the rule, the document's apiVersion and kind, the field path and a short hash of the
+value at that path, never a line number. The file is JSON with one entry per line, sorted, so
+that its diffs read well and a stale entry can be reported at its line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from collections import Counter
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .model import Diagnostic, Severity
+from .options import OptionsError
+
+if TYPE_CHECKING:
+    from .pipeline import Report
+
+FORMAT_KEY = "svcconf-baseline"
+FORMAT_VERSION = 1
+# A baseline holds a line of about 200 bytes per finding: this is some 80,000 of them. A larger
+# file (or one planted in a pull request) is refused, never read whole.
+MAX_BASELINE_SIZE = 16 * 1024 * 1024
+STALE = "baseline-stale"
+# An entry's fields and the types each may hold (None: JSON null).
+FIELDS: dict[str, tuple] = {
+    "file": (str,),
+    "rule": (str,),
+    "apiVersion": (str, type(None)),
+    "kind": (str, type(None)),
+    "path": (str,),
+    "value": (str, type(None)),
+    "count": (int,),
+}
+MAX_PROBLEMS_SHOWN = 10
+_JSON_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+class BaselineError(OptionsError):
+    """A baseline that cannot be read or written: a usage error (exit code 2); one message per problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+class Key(NamedTuple):
+    """What a finding and its baseline entry have in common."""
+
+    file: str
+    rule: str
+    api_version: str | None
+    kind: str | None
+    path: str
+    value: str | None
+
+    def sort_key(self) -> tuple:
+        return tuple((part is None, part or "") for part in self)
+
+
+class Baseline:
+    """The entries of a baseline file: key -> (count, line of the entry), and how to key a finding of this run."""
+
+    def __init__(self, name: str, entries: dict[Key, tuple[int, int]] | None = None) -> None:
+        self.name = name  # as messages name it
+        self.folder = os.path.realpath(os.path.dirname(os.path.abspath(name)))
+        self.entries = entries or {}
+        self._files: dict[str, str] = {}
+
+    def file_key(self, name: str) -> str:
+        """A checked file's name as entries spell it: relative to the baseline's folder, with `/`, however it was given."""
+        key = self._files.get(name)
+        if key is None:
+            key = name
+            if os.path.exists(name):
+                # The folder is resolved, the file's own name kept: a symlinked file stays itself.
+                absolute = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(name))), os.path.basename(name))
+                try:
+                    key = os.path.relpath(absolute, self.folder)
+                except ValueError:  # another drive
+                    key = absolute
+                key = key.replace(os.sep, "/")
+            self._files[name] = key
+        return key
+
+    def key(self, diagnostic: Diagnostic, value: str | None) -> Key:
+        return Key(self.file_key(diagnostic.file), diagnostic.rule, diagnostic.api_version, diagnostic.kind, diagnostic.path_text, value)
+
+
+# --------------------------------------------------------------------------- choosing, reading, writing
+
+
+def load(name: str) -> Baseline:
+    """Read and check a baseline file; BaselineError (with positions) for one that cannot be used."""
+    try:
+        info = os.stat(name)
+        if not stat.S_ISREG(info.st_mode):
+            raise BaselineError([f"{name}: the baseline is not a regular file"])
+        with open(name, "rb") as handle:
+            data = handle.read(MAX_BASELINE_SIZE + 1)
+    except FileNotFoundError:
+        raise BaselineError([f"{name}: no such baseline; write one with `svcconf validate --write-baseline {name}`"]) from None
+    except OSError as err:
+        raise BaselineError([f"{name}: cannot read the baseline: {(err.strerror or str(err)).lower()}"]) from None
+    if len(data) > MAX_BASELINE_SIZE:
+        raise BaselineError([f"{name}: the baseline is over the {MAX_BASELINE_SIZE:,}-byte limit; not read"])
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise BaselineError([f"{name}: not a baseline: not UTF-8 (byte offset {err.start})"]) from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BaselineError([f"{name}:{err.lineno}:{err.colno}: not a baseline: {err.msg}"]) from None
+    except RecursionError:
+        raise BaselineError([f"{name}: not a baseline: nested too deeply"]) from None
+    except ValueError:  # a number of more digits than Python converts
+        raise BaselineError([f"{name}: not a baseline: a number has too many digits"]) from None
+    expected = f'{{"{FORMAT_KEY}": {FORMAT_VERSION}, "entries": [...]}}'
+    if not (isinstance(document, dict) and document.keys() == {FORMAT_KEY, "entries"} and isinstance(document["entries"], list)):
+        raise BaselineError([f"{name}:1:1: not an svcconf baseline: expected {expected}"])
+    if document[FORMAT_KEY] != FORMAT_VERSION:
+        raise BaselineError([f"{name}:1:1: baseline version {document[FORMAT_KEY]!r} is not one svcconf reads (expected {FORMAT_VERSION})"])
+    baseline = Baseline(name)
+    problems = []
+    for entry, line in zip(document["entries"], _entry_lines(text)):
+        why = _invalid(entry)
+        if why:
+            problems.append(f"{name}:{line}: invalid baseline entry: {why}")
+            continue
+        key = Key(entry["file"], entry["rule"], entry["apiVersion"], entry["kind"], entry["path"], entry["value"])
+        count, first = baseline.entries.get(key, (0, line))
+        baseline.entries[key] = (count + entry["count"], first)
+    if problems:
+        more = len(problems) - MAX_PROBLEMS_SHOWN
+        raise BaselineError(problems[:MAX_PROBLEMS_SHOWN] + ([f"{name}: and {more} more invalid entries"] if more > 0 else []))
+    return baseline
+
+
+def _invalid(entry: Any) -> str | None:
+    """Why an entry cannot be used, or None."""
+    if not isinstance(entry, dict):
+        return "an entry is an object of " + ", ".join(FIELDS)
+    missing = [field for field in FIELDS if field not in entry]
+    unknown = [field for field in entry if field not in FIELDS]
+    if missing or unknown:
+        return "; ".join(
+            part
+            for part in (missing and f"missing {', '.join(missing)}", unknown and f"unknown field {', '.join(map(repr, unknown))}")
+            if part
+        )
+    for field, types in FIELDS.items():
+        if not isinstance(entry[field], types) or isinstance(entry[field], bool):
+            return f"{field} must be {'a string' if types[0] is str else 'a whole number'}{' or null' if len(types) > 1 else ''}"
+    if entry["count"] < 1:
+        return "count must be 1 or more"
+    return None
+
+
+def _entry_lines(text: str) -> list[int]:
+    """The 1-based line where each entry of a valid baseline text starts, whatever its layout (walked once, not parsed again)."""
+    decoder = json.JSONDecoder()
+    offsets: list[int] = []
+    at = _JSON_SPACE.match(text).end() + 1  # type: ignore[union-attr] - past the top-level `{`
+    while True:
+        at = _JSON_SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if text[at] == "}":
+            break
+        name, at = decoder.raw_decode(text, at)
+        at = _JSON_SPACE.match(text, at).end() + 1  # type: ignore[union-attr] - past `:`
+        at = _JSON_SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if name == "entries":
+            offsets, at = [], at + 1  # the last `entries` wins, as in json.loads
+            while (at := _JSON_SPACE.match(text, at).end()) < len(text) and text[at] != "]":  # type: ignore[union-attr]
+                offsets.append(at)
+                _, at = decoder.raw_decode(text, at)
+                at = _JSON_SPACE.match(text, at).end()  # type: ignore[union-attr]
+                at += text[at] == ","
+            at += 1
+        else:
+            _, at = decoder.raw_decode(text, at)
+        at = _JSON_SPACE.match(text, at).end()  # type: ignore[union-attr]
+        at += text[at] == ","
+    lines, line, counted = [], 1, 0
+    for offset in offsets:
+        line += text.count("\n", counted, offset)
+        counted = offset
+        lines.append(line)
+    return lines
+
+
+def write(name: str, report: Report) -> Baseline:
+    """Record the report's findings in the baseline file `name` (atomically, never through a symlink); the baseline written."""
+    baseline = Baseline(name)
+    counts = Counter(baseline.key(d, report.value_hashes.get(d)) for d in report.diagnostics)
+    keys = sorted(counts, key=Key.sort_key)
+    lines = [json.dumps(dict(zip(FIELDS, (*key, counts[key])))) for key in keys]
+    text = f'{{"{FORMAT_KEY}": {FORMAT_VERSION}, "entries": [\n' + ",\n".join(lines) + ("\n" if lines else "") + "]}\n"
+    baseline.entries = {key: (counts[key], number) for number, key in enumerate(keys, 2)}
+    try:
+        _write_file(name, text.encode("utf-8"))
+    except OSError as err:
+        raise BaselineError([f"{name}: cannot write the baseline: {(err.strerror or str(err)).lower()}"]) from None
+    return baseline
+
+
+def _write_file(name: str, data: bytes) -> None:
+    """migrate's atomic writer (which keeps an existing file's mode); a new file is created first, mode 0o644."""
+    from .migrate.write import write_atomic
+
+    try:
+        write_atomic(name, data)
+        return
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    os.close(os.open(name, flags, 0o644))
+    try:
+        os.chmod(name, 0o644, follow_symlinks=False)  # whatever the umask
+        write_atomic(name, data)
+    except BaseException:
+        os.unlink(name)
+        raise
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def apply(report: Report, baseline: Baseline) -> None:
+    """Drop the report's findings that the baseline holds (as many as each entry counts); report stale entries.
+
+    An entry is stale when its file was checked in this run, its rule could have been reported
+    there, and fewer findings matched it than it counts.
+    """
+    from .pipeline import _configure
+
+    left = {key: count for key, (count, _line) in baseline.entries.items()}
+    kept = []
+    for diagnostic in report.diagnostics:
+        key = baseline.key(diagnostic, report.value_hashes.get(diagnostic))
+        if left.get(key, 0) > 0:
+            left[key] -= 1
+        else:
+            kept.append(diagnostic)
+    checked = {baseline.file_key(name): name for name in report.checked}
+    stale = []
+    for key, (count, line) in baseline.entries.items():
+        name = checked.get(key.file)
+        if not left[key] or name is None:
+            continue
+        # A rule that --select, ignore or per-file-ignores leaves out could not have matched.
+        if not _configure([Diagnostic(name, 1, 1, key.rule, Severity.INFO, "")], name, report.options):
+            continue
+        fixed = "is fixed" if left[key] == count else f"is fixed in {left[key]} of its {count} places"
+        where = f" at {key.path}" if key.path else ""
+        message = f"{key.file}: {key.rule}{where} {fixed}; `svcconf validate --write-baseline {baseline.name}` removes it from the baseline"
+        stale.append(Diagnostic(baseline.name, line, 1, STALE, Severity.INFO, message))
+    report.diagnostics = kept + _configure(stale, baseline.name, report.options)
+    report.diagnostics.sort(key=Diagnostic.sort_key)
