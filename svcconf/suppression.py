@@ -61,7 +61,36 @@ def find(text: str) -> list[Suppression]:
             found.append(suppression)
             if comment_only:
                 waiting.append(suppression)
+    if found:
+        inside = _inside_scalars(text, [(s.line - 1, s.column - 1) for s in found])
+        found = [s for s in found if (s.line - 1, s.column - 1) not in inside]
     return found
+
+
+def _inside_scalars(text: str, positions: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The (line, column) positions, 0-based, that lie inside a scalar: in a quoted string or a block
+    scalar `# svcconf: ...` is text, not a comment. One pass of the scanner over the file."""
+    import yaml
+
+    pending = sorted(set(positions))
+    inside: set[tuple[int, int]] = set()
+    at = 0
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        for token in yaml.scan(text, Loader=loader):
+            start = (token.start_mark.line, token.start_mark.column)
+            while at < len(pending) and pending[at] < start:
+                at += 1
+            if at == len(pending):
+                break
+            if isinstance(token, yaml.ScalarToken):
+                end = (token.end_mark.line, token.end_mark.column)
+                while at < len(pending) and pending[at] < end:
+                    inside.add(pending[at])
+                    at += 1
+    except yaml.YAMLError:
+        pass  # past a syntax error the text cannot be told apart: what looks like a comment counts as one
+    return inside
 
 
 def _names(line: str, start: int, end: int) -> list[tuple[str, int]]:

@@ -188,3 +188,15 @@ def test_suppressions_on_the_keys_of_60000_findings_stay_linear() -> None:
     text = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:  # svcconf: ignore[unknown-field]\n  - level: None\n" + fields
     with deadline():
         assert check_text(text).diagnostics == []
+
+
+def test_suppression_text_inside_a_string_is_not_a_comment() -> None:
+    # `#` in a quoted string or a block scalar is part of the value: it suppresses nothing.
+    text = (
+        "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n"
+        '  - level: "Bogus # svcconf: ignore[invalid-value]"\n'
+        "  - level: Other  # svcconf: ignore[invalid-value]\n"
+        "  - level: |\n      x # svcconf: ignore[invalid-value]\n"
+    )
+    found = [(line, rule) for line, rule in _rules(text) if rule == "invalid-value"]
+    assert found == [(4, "invalid-value"), (6, "invalid-value")]
