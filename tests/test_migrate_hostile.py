@@ -251,6 +251,19 @@ def test_scheduler_plugin_lists_of_the_wrong_type_leave_weights_alone(score: str
     assert [d.message for d in outcome.diagnostics if d.rule == "internal-error"] == []
 
 
+def test_scheduler_plugin_names_of_the_wrong_type_are_no_names() -> None:
+    # A list as a plugin's name (found by the fuzz campaign) names no plugin: the conversion goes on.
+    from svcconf.migrate import MigrateOptions, migrate_bytes
+
+    text = (
+        "apiVersion: kubescheduler.config.k8s.io/v1beta2\nkind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n"
+        "    score:\n      disabled:\n      - name: [x]\n      enabled:\n      - name: []\n        weight: 2\n"
+    )
+    outcome = migrate_bytes("scheduler.yaml", text.encode(), MigrateOptions())
+    assert [d.message for d in outcome.diagnostics if d.rule == "internal-error"] == []
+    assert (outcome.output or b"").startswith(b"apiVersion: kubescheduler.config.k8s.io/v1\n")
+
+
 def test_a_second_byte_order_mark_does_not_shift_the_splice() -> None:
     from svcconf.migrate import MigrateOptions, migrate_bytes
 

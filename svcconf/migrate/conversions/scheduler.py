@@ -206,8 +206,8 @@ def _weights(doc: dict, ctx: Context) -> None:
         if not lists or not all(isinstance(entries, list) for entries in lists):
             continue  # a wrong type: validate reports it, and there is nothing to add weights to
         enabled, disabled_entries, multi_point = lists
-        disabled = {p.get("name") for p in disabled_entries if isinstance(p, dict)}
-        named = {p.get("name") for p in [*enabled, *multi_point] if isinstance(p, dict)}
+        disabled = _names(disabled_entries)
+        named = _names([*enabled, *multi_point])
         missing = [name for name in OLD_WEIGHTS if name not in named and name not in disabled and "*" not in disabled]
         if not missing:
             continue
@@ -249,3 +249,8 @@ step(
     _args_version("v1beta3"),
 )
 step(f"{GROUP}/v1beta3", "KubeSchedulerConfiguration", f"{GROUP}/v1", _removed_plugins(SELECTOR_SPREAD, "v1"), _args_version("v1"))
+
+
+def _names(entries: list) -> set[str]:
+    """The plugin names of a list of entries; an entry or name of the wrong type (validate reports it) names none."""
+    return {entry["name"] for entry in entries if isinstance(entry, dict) and isinstance(entry.get("name"), str)}
