@@ -173,6 +173,12 @@ def _plan(document: Document, naming: Naming, options: MigrateOptions, siblings:
     else:
         candidates = [((), data)]
     found = [(unit, unit_data) for prefix, unit_data in candidates if (unit := _unit(prefix, unit_data, naming, options)) is not None]
+    # A plugin configuration embedded in an AdmissionConfiguration has an apiVersion of its own,
+    # which the API server decodes as strictly as a file's: it is converted where it stands.
+    for prefix, embedded in _embedded(data, naming):
+        unit = _unit(prefix, embedded, naming, options)
+        if unit is not None and (unit.steps or unit.reviews):
+            found.append((unit, embedded))
     if not found:
         return None
     plan.units = [unit for unit, _data in found]
@@ -191,7 +197,10 @@ def _plan(document: Document, naming: Naming, options: MigrateOptions, siblings:
             converted = new
         else:
             converted = converted if converted is not None else clone(data)
-            converted["items"][unit.prefix[1]] = new
+            parent = converted
+            for segment in unit.prefix[:-1]:
+                parent = parent[segment]
+            parent[unit.prefix[-1]] = new
     if converted is not None:
         plan.data = converted
         plan.splices = emit.scalar_changes(data, converted)
@@ -199,6 +208,17 @@ def _plan(document: Document, naming: Naming, options: MigrateOptions, siblings:
 
 
 # --------------------------------------------------------------------------- applying
+
+
+def _embedded(data: dict, naming: Naming) -> list[tuple[Path, dict]]:
+    """(path, object) of each plugin configuration an AdmissionConfiguration holds inline."""
+    if naming.kind(str(data.get("kind"))) != "AdmissionConfiguration" or not isinstance(data.get("plugins"), list):
+        return []
+    return [
+        (("plugins", index, "configuration"), plugin["configuration"])
+        for index, plugin in enumerate(data["plugins"])
+        if isinstance(plugin, dict) and isinstance(plugin.get("configuration"), dict)
+    ]
 
 
 def _splice(text: str, plan: Plan) -> list[tuple[int, int, str]] | None:
