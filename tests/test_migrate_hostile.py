@@ -271,3 +271,17 @@ def test_a_second_byte_order_mark_does_not_shift_the_splice() -> None:
     data = bom + bom + b"kind: EncryptionConfig\napiVersion: v1\nresources: []\n"
     outcome = migrate_bytes("enc.yaml", data, MigrateOptions(deprecated=True))
     assert outcome.output == bom + bom + b"kind: EncryptionConfiguration\napiVersion: apiserver.config.k8s.io/v1\nresources: []\n"
+
+
+@pytest.mark.parametrize("field", ["versions: 3", "additionalPrinterColumns: 3"])
+def test_crd_lists_of_the_wrong_type_are_no_lists(field: str) -> None:
+    # Found by the fuzz campaign: an int where the CRD has a list was iterated.
+    from svcconf.migrate import MigrateOptions, migrate_bytes
+
+    text = (
+        "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: crontabs.example.com}\n"
+        "spec:\n  group: example.com\n  version: v1\n  names: {plural: crontabs, kind: CronTab}\n"
+        f"  {field}\n"
+    )
+    outcome = migrate_bytes("crd.yaml", text.encode(), MigrateOptions())
+    assert [d.message for d in outcome.diagnostics if d.rule == "internal-error"] == []

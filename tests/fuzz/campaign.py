@@ -18,7 +18,7 @@ import time
 from multiprocessing.connection import wait
 from typing import NamedTuple
 
-from .checks import CATEGORIES, TIME_LIMIT, Failure
+from .checks import CATEGORIES, TIME_LIMIT, Failure, migrate_limit
 from .generate import Case, make_case, sweep_case
 from .seeds import Seed, load_seeds
 
@@ -70,7 +70,11 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
         from .process import check_process
 
         migrated = (
-            guarded("migrate for a killed write", lambda: migrate_bytes(case.path, case.data).output, failures) if not failures else None
+            guarded(
+                "migrate for a killed write", lambda: migrate_bytes(case.path, case.data).output, failures, migrate_limit(len(case.data))
+            )
+            if not failures
+            else None
         )
         failures += check_process(case, migrated)
     return failures

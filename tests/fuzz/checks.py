@@ -26,6 +26,17 @@ class Failure(NamedTuple):
     detail: str  # this input's particulars
 
 
+# migrate rewrites a document through ruamel.yaml's round-trip writer (pure Python), linear but at
+# 50-100 KB/s: a 1 MB file of rewritten documents takes 12-20 s (scheduler configurations the
+# slowest). Its limit grows with the input, 40 s per MB; backtracking grows far faster than that.
+MIGRATE_SECONDS_PER_MB = 40.0
+
+
+def migrate_limit(size: int) -> float:
+    """CPU seconds a migrate call may take on an input of `size` bytes: TIME_LIMIT, or more for a large input."""
+    return max(TIME_LIMIT, size / 1_000_000 * MIGRATE_SECONDS_PER_MB)
+
+
 SLOWEST: list = [0.0, ""]  # CPU seconds and phase of the slowest call of the current case
 
 

@@ -10,7 +10,7 @@ import sys
 import traceback
 
 from . import reports
-from .checks import Failure, guarded
+from .checks import Failure, guarded, migrate_limit
 from .frames import where, where_line
 from .generate import Case
 
@@ -67,7 +67,8 @@ def check_migrate(case: Case, validate_options, options, failures: list[Failure]
     from svcconf.model import Severity
     from svcconf.source import decode
 
-    outcome = guarded("migrate", lambda: migrate_bytes(case.path, case.data, options), failures)
+    limit = migrate_limit(len(case.data))
+    outcome = guarded("migrate", lambda: migrate_bytes(case.path, case.data, options), failures, limit)
     if outcome is None:
         return
     if any(d.rule == "internal-error" for d in outcome.diagnostics):
@@ -76,7 +77,7 @@ def check_migrate(case: Case, validate_options, options, failures: list[Failure]
         return
     output = outcome.output if outcome.changed else None
     if output is not None:
-        again = guarded("migrate again", lambda: migrate_bytes(case.path, output, options), failures)
+        again = guarded("migrate again", lambda: migrate_bytes(case.path, output, options), failures, migrate_limit(len(output)))
         if again is not None and again.output is not None and again.output != output:
             failures.append(Failure("migrate-loss", "migrate-loss: migrating the output changes it again", _conversions(outcome)))
         before, _p = decode(case.path, case.data)
@@ -122,7 +123,7 @@ def _cli(args: list[str]) -> tuple[int, str, str]:
 def check_migrate_cli(case: Case, failures: list[Failure]) -> None:
     """`migrate --diff` (text report) and `migrate --check -f json`: reports well formed, no secret, no crash."""
     for args in (["migrate", "--diff", "--", case.path], ["migrate", "--check", "-f", "json", "--", case.path]):
-        ran = guarded(" ".join(args[:3]), lambda args=args: _cli(args), failures)
+        ran = guarded(" ".join(args[:3]), lambda args=args: _cli(args), failures, migrate_limit(len(case.data)))
         if ran is None:
             break
         code, out, err = ran

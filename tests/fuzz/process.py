@@ -15,7 +15,7 @@ import sys
 import time
 
 from . import reports
-from .checks import TIME_LIMIT, Failure
+from .checks import TIME_LIMIT, Failure, migrate_limit
 from .generate import Case
 
 FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")
@@ -30,25 +30,24 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _limit_cpu() -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 1))
+def _run(args: list, failures: list[Failure], label: str, cpu_limit: int = CPU_LIMIT) -> subprocess.CompletedProcess | None:
+    def limit_cpu() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
 
-
-def _run(args: list, failures: list[Failure], label: str) -> subprocess.CompletedProcess | None:
     try:
         ran = subprocess.run(
             [sys.executable, "-m", "svcconf", *args],
             capture_output=True,
             timeout=WALL_LIMIT,
             env=_environment(),
-            preexec_fn=_limit_cpu,
+            preexec_fn=limit_cpu,
             check=False,
         )
     except subprocess.TimeoutExpired:
         failures.append(Failure("hang", f"hang: process {label}", f"over {WALL_LIMIT} s without finishing"))
         return None
     if ran.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        failures.append(Failure("hang", f"hang: process {label}", f"over {CPU_LIMIT} s of CPU time"))
+        failures.append(Failure("hang", f"hang: process {label}", f"over {cpu_limit} s of CPU time"))
         return None
     return ran
 
@@ -87,7 +86,7 @@ def check_process(case: Case, migrated: bytes | None) -> list[Failure]:
                 if lines:
                     failures.append(Failure("secret", f"secret: shown by process {label}", repr(lines[0][:200])))
         _stray(before, label, failures)
-        ran = _run(["migrate", "--diff", case.name], failures, "migrate --diff")
+        ran = _run(["migrate", "--diff", case.name], failures, "migrate --diff", int(migrate_limit(len(case.data))) + 2)
         if ran is not None:
             _crashed(ran, "migrate --diff", failures)
             for stream in (ran.stdout, ran.stderr):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..ops import Context, Custom, Review, bare_copy, get, insert, insert_after, move, new_map, new_seq, pop, quoted, rename, walk
 from ..steps import step
 
@@ -109,14 +111,14 @@ def _convert(doc: dict, ctx: Context) -> None:
     elif "version" in spec:
         value, _comment = pop(spec, "version")
         ctx.note(("spec", "version"), f"spec.version {value} dropped: spec.versions lists it")
-    versions = [v for v in spec.get("versions") or [] if isinstance(v, dict)]
+    versions = [v for v in _list(spec.get("versions")) if isinstance(v, dict)]
     for old, new in HOISTED:
         if old in spec and versions:
             for extra in versions[1:]:
                 extra[new] = bare_copy(spec[old])
             move(spec, old, versions[0], new, ctx)
     for version in versions:
-        for column in version.get("additionalPrinterColumns") or []:
+        for column in _list(version.get("additionalPrinterColumns")):
             if isinstance(column, dict):
                 rename(column, "JSONPath", "jsonPath", ctx)
         schema = get(version, "schema", "openAPIV3Schema")
@@ -147,3 +149,8 @@ def _convert(doc: dict, ctx: Context) -> None:
 
 
 step("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition", "apiextensions.k8s.io/v1", Custom(_convert, _review))
+
+
+def _list(value: Any) -> list:
+    """A list as written, or none for a value of another type (validate reports it)."""
+    return value if isinstance(value, list) else []
