@@ -11,15 +11,14 @@ from __future__ import annotations
 import bisect
 import codecs
 import os
-import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from . import suppression
 from .model import Diagnostic
+from .positions import LINE_BREAK
 
 # Where YAML ends a line (libyaml and PyYAML alike): diagnostics count lines the same way.
-_LINE_BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
 # Reported after inline suppressions are applied: a comment cannot hide them.
 NOT_INLINE = frozenset({"unused-suppression", "unknown-rule"})
 
@@ -76,8 +75,8 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
     if strings is None:
         return left("the file is not well-formed YAML")
 
-    pieces = _LINE_BREAK.split(text)  # line contents; their breaks are found again below
-    breaks = [match.group() for match in _LINE_BREAK.finditer(text)] + [""]
+    pieces = LINE_BREAK.split(text)  # line contents; their breaks are found again below
+    breaks = [match.group() for match in LINE_BREAK.finditer(text)] + [""]
     rules: dict[int, list[Diagnostic]] = {}
     for diagnostic in found:
         rules.setdefault(diagnostic.line, []).append(diagnostic)

@@ -18,7 +18,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from .construct import PLAIN_TAG, NodeLoader
 from .model import Anchor, Path
 
-_LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as one line break
+LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as one line break
 
 
 class Locator:
@@ -131,11 +131,11 @@ def span_start(text: str, end: Any) -> tuple[int, int]:
     can start on: past the rest of the root's last line and any blank, comment and "..." lines."""
     index, line = end.index, end.line
     if end.column:
-        found = _LINE_BREAK.search(text, index)
+        found = LINE_BREAK.search(text, index)
         if found is None:
             return len(text), line
         index, line = found.end(), line + 1
-    while found := _LINE_BREAK.search(text, index):
+    while found := LINE_BREAK.search(text, index):
         if not _skipped(text, index, found.start()):
             break
         index, line = found.end(), line + 1
