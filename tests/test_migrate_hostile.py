@@ -242,7 +242,21 @@ def test_a_service_port_of_other_scripts_digits_is_a_port_name_not_a_crash() -> 
     assert b'name: "\xc2\xb2"' in (outcome.output or b"") or b"name: \xc2\xb2" in (outcome.output or b"")
 
 
-@pytest.mark.parametrize("score", ["{disabled: 1.5}", "{enabled: x}", "[]"])
+def test_a_service_port_of_thousands_of_digits_is_a_port_name_not_a_crash() -> None:
+    # Found by the fuzz campaign: int() refuses strings of over 4,300 digits.
+    digits = b"9" * 5000
+    ingress = (
+        b"apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web}\n"
+        b'spec:\n  backend:\n    serviceName: web\n    servicePort: "' + digits + b'"\n'
+    )
+    from svcconf.migrate import MigrateOptions, migrate_bytes
+
+    outcome = migrate_bytes("ingress.yaml", ingress, MigrateOptions())
+    assert [d.message for d in outcome.diagnostics if d.rule == "internal-error"] == []
+    assert b'name: "' + digits + b'"' in (outcome.output or b"")
+
+
+@pytest.mark.parametrize("score", ["{disabled: 1.5}", "{enabled: x}", "[]", "{enabled: off}", "{disabled: [], enabled: false}"])
 def test_scheduler_plugin_lists_of_the_wrong_type_leave_weights_alone(score: str) -> None:
     from svcconf.migrate import MigrateOptions, migrate_bytes
 

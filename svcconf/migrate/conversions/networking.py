@@ -70,7 +70,9 @@ def _service(backend: dict, path: tuple, ctx: Context) -> None:
         port_value = backend["servicePort"]
         port = new_map(backend)
         service["port"] = port
-        if isinstance(port_value, str) and port_value.isascii() and port_value.isdigit():
+        # Digits that cannot be a port (over 10 of them) stay a name: validate reports it, and int() of
+        # thousands of digits is refused by Python.
+        if isinstance(port_value, str) and port_value.isascii() and port_value.isdigit() and len(port_value) <= 10:
             backend["servicePort"] = int(port_value)
             ctx.note(
                 (*path, "service", "port", "number"),

@@ -201,10 +201,13 @@ def _weights(doc: dict, ctx: Context) -> None:
             continue
         score = get(profile, "plugins", "score")
         score = {} if score is None else score
-        multi_point = get(profile, "plugins", "multiPoint", "enabled") or []
-        lists = (score.get("enabled") or [], score.get("disabled") or [], multi_point) if isinstance(score, dict) else ()
-        if not lists or not all(isinstance(entries, list) for entries in lists):
+        if not isinstance(score, dict):
             continue  # a wrong type: validate reports it, and there is nothing to add weights to
+        # None (absent or written empty) is an empty list; anything else but a list (`enabled: off`) is left alone.
+        lists = [score.get("enabled"), score.get("disabled"), get(profile, "plugins", "multiPoint", "enabled")]
+        lists = [[] if entries is None else entries for entries in lists]
+        if not all(isinstance(entries, list) for entries in lists):
+            continue
         enabled, disabled_entries, multi_point = lists
         disabled = _names(disabled_entries)
         named = _names([*enabled, *multi_point])
