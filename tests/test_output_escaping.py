@@ -248,3 +248,40 @@ def test_a_file_name_never_begins_a_workflow_command() -> None:
     assert file_name("  ::warning::x.yaml") == "./  ::warning::x.yaml"
     assert file_name(":x.yaml") == ":x.yaml"
     assert file_name("dir/::x.yaml") == "dir/::x.yaml"
+
+
+JSON_SHAPES = [
+    {},
+    [],
+    {"a": [], "b": {}, "c": None, "d": [1, "x", True], "e": {"f": {"g": [{"h": 1.5}]}}},
+    {"diagnostics": [], "summary": {"files": 1}},
+    {"diagnostics": [{"file": "a\nb", "path": "[\x1b]", "fix": None}, {"file": "é", "notes": ["x", {"y": []}]}]},
+    {"runs": [{"results": [{"ruleId": "x", "locations": [{"region": {"startLine": 1}}]}], "tool": {"rules": [{"id": "x"}]}}]},
+]
+
+
+@pytest.mark.parametrize("data", JSON_SHAPES)
+def test_json_text_with_item_lists_is_the_same_json(data: object) -> None:
+    from svcconf.report.escape import json_text
+
+    indented = json_text(data)
+    assert indented == json.dumps(data, indent=2, ensure_ascii=False).replace("\x1b", "\\u001b")
+    assert json_text(data, item_lists=("no-such-key",)) == indented  # nothing named: laid out the same
+    for names in (("diagnostics",), ("results", "notes"), ("",)):
+        assert json.loads(json_text(data, item_lists=names)) == data
+
+
+def test_json_reports_write_one_finding_per_line(tmp_path) -> None:
+    # A line per finding keeps a report of many findings fast to write and easy to grep and diff.
+    path = tmp_path / "lists.yaml"
+    path.write_text("---\n- a\n" * 3, encoding="utf-8")
+    for fmt, key in (("json", "diagnostics"), ("sarif", "results"), ("gitlab", None)):
+        result = run("validate", "--no-config", "-f", fmt, str(path))
+        report = result.json()
+        findings = report if key is None else report[key] if fmt == "json" else report["runs"][0][key]
+        assert len(findings) == 3
+        lines = result.out.splitlines()
+        one_line = [
+            json.loads(line.strip().rstrip(",")) for line in lines if line.strip().startswith("{") and line.rstrip(",").endswith("}")
+        ]
+        assert one_line == findings

@@ -63,4 +63,4 @@ def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
     # and stderr says why the run failed.
     if report.failures:
         return
-    stream.write(json_text(issues(report)) + "\n")
+    stream.write(json_text(issues(report), item_lists=("",)) + "\n")

@@ -53,4 +53,4 @@ def diagnostic_dict(d: Diagnostic) -> dict:
 
 
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
-    stream.write(json_text(as_dict(report)) + "\n")
+    stream.write(json_text(as_dict(report), item_lists=("diagnostics",)) + "\n")

@@ -39,7 +39,7 @@ def write_json(outcomes: list, files: int, stream, options) -> None:
             for e in o.edits
         ],
     }
-    stream.write(json_text(document) + "\n")
+    stream.write(json_text(document, item_lists=("diagnostics", "edits")) + "\n")
 
 
 def _plural(count: int, word: str) -> str:

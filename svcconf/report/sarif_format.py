@@ -79,10 +79,13 @@ def as_dict(report: Report, root: str | None = None) -> dict:
     rule_ids = sorted({d.rule for d in report.diagnostics})
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
     results = []
+    artifacts: dict[str, dict] = {}  # per file: a path is made relative once, not once per finding
     for d in report.diagnostics:
+        if d.file not in artifacts:
+            artifacts[d.file] = artifact_location(d.file, root)
         location: dict = {
             "physicalLocation": {
-                "artifactLocation": artifact_location(d.file, root),
+                "artifactLocation": artifacts[d.file],
                 "region": {"startLine": d.line, "startColumn": d.column},
             }
         }
@@ -123,4 +126,4 @@ def as_dict(report: Report, root: str | None = None) -> dict:
 
 
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
-    stream.write(json_text(as_dict(report)) + "\n")
+    stream.write(json_text(as_dict(report), item_lists=("results",)) + "\n")
