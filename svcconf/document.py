@@ -69,12 +69,13 @@ class DocumentChecker:
     def check(self, document: Document, siblings: list[dict]) -> tuple[list[Finding], str | None]:
         """Findings for a document (paths from its root), and why it was skipped (None: it was of a kind svcconf checks)."""
         data = document.data
+        if data is None:  # `---` with nothing after it (or null): skipped quietly, as the API server's readers drop it
+            return [], "empty document"
         if not isinstance(data, dict):
             shape = "a list" if isinstance(data, list) else "a single value"
-            why = "empty document" if data is None else f"{shape}, not an object with apiVersion and kind"
             return [
                 Finding("not-an-object", (), f"document is {shape}, not an object with apiVersion and kind; skipped", Severity.INFO)
-            ], why
+            ], f"{shape}, not an object with apiVersion and kind"
         findings: list[Finding] = []
         skipped: list[str | None] = []
         self._schema_checked: dict[Path, bool] = {}

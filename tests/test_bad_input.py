@@ -96,6 +96,16 @@ def test_document_that_is_not_an_object(tmp_path, body: bytes, shape: str) -> No
     assert shape in diagnostic["message"]
 
 
+@pytest.mark.parametrize("body", [b"---\n", b"---\n---\n# only a comment\n---\n", b"--- null\n", b"~\n"])
+def test_empty_documents_are_skipped_quietly(tmp_path, body: bytes) -> None:
+    # A trailing `---` is everywhere (generated manifests): the API server's readers drop empty
+    # documents, and a report line for each would let a small file print megabytes.
+    result = check(tmp_path, "empty-docs.yaml", body)
+    assert result.code == 0
+    assert result.rules() == []
+    assert result.json()["summary"]["skipped"] >= 1
+
+
 def test_deep_nesting(tmp_path) -> None:
     result = check(tmp_path, "deep.yaml", b"a: " + b"[" * 20000 + b"]" * 20000 + b"\n")
     assert result.code in (0, 1)
