@@ -143,8 +143,9 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     name = source.name
     for problem in source.problems:
         result.diagnostics.append(Diagnostic(name, problem.line, problem.column, problem.rule, problem.severity, problem.message))
-    if not source.documents and not source.problems:
-        result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, "file holds no YAML document; skipped"))
+    if not source.problems and all(document.data is None for document in source.documents):
+        content = "only empty documents" if source.documents else "no YAML document"
+        result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, f"file holds {content}; skipped"))
     checker = DocumentChecker(options, name)
     siblings = Siblings(doc.data for doc in source.documents)
     unplaced: list[tuple[int, int, Finding]] = []  # (document, index in diagnostics, finding) of findings without a position
