@@ -65,6 +65,23 @@ def plain_tag(value: str) -> str:
     return tag
 
 
+def integer_value(text: str) -> int | float | str:
+    """An integer scalar as the server reads it: an int, +-inf past MAX_INTEGER_BITS, or the text when it is none."""
+    digits = text.replace("_", "")
+    sign = -1 if digits.startswith("-") else 1
+    body = digits.lstrip("+-")
+    try:
+        value = int(body, 8 if len(body) > 1 and body[0] == "0" and body[1] in "01234567" else 0)
+    except ValueError:
+        if not body.isdigit():
+            return text
+        value = None  # a decimal past the digits Python converts
+    if value is None or value.bit_length() > MAX_INTEGER_BITS:
+        # The server reads it as a JSON number no field can hold: every typed field refuses it.
+        return sign * math.inf
+    return sign * value
+
+
 class ServerResolver:
     """Defers the typing of plain scalars to the builder: keys and unused values never pay for it.
 
@@ -167,24 +184,15 @@ class Builder:
         return text
 
     def integer(self, node: ScalarNode, text: str, plain: bool) -> Any:
-        digits = text.replace("_", "")
-        sign = -1 if digits.startswith("-") else 1
-        body = digits.lstrip("+-")
-        try:
-            value = int(body, 8 if len(body) > 1 and body[0] == "0" and body[1] in "01234567" else 0)
-        except ValueError:
-            if not body.isdigit():
-                return text
-            value = None  # a decimal past the digits Python converts
-        if value is None or value.bit_length() > MAX_INTEGER_BITS:
-            # The server reads it as a JSON number no field can hold: every typed field refuses it.
-            return sign * math.inf
+        value = integer_value(text)
+        if not isinstance(value, int):
+            return value
         written = text.lstrip("+-")
         # YAML 1.2 reads plain decimals, 0x and 0o the same way, but 010, 0b1 and 1_000 differently.
         canonical = written.isdigit() and (written == "0" or written[0] != "0")
         if plain and not canonical and not written.startswith(("0x", "0o")):
-            self.ambiguous.append((node, sign * value))
-        return sign * value
+            self.ambiguous.append((node, value))
+        return value
 
     def mapping(self, node: MappingNode) -> dict:
         result: dict = {}

@@ -93,6 +93,21 @@ NOT_CONVERTIBLE = {
         "the tag tag:example.com,2000:x",
     ),
     "tagged-apiVersion": ("apiVersion: !old batch/v1beta1\nkind: CronJob\n", "1:13", "apiVersion", "the tag !old"),
+    # Found by the fuzz campaign: the plan reads a number past every Go type as infinite, ruamel as
+    # an int of thousands of digits that Python refuses to print in a message.
+    "huge-binary": (
+        "apiVersion: rbac.authorization.k8s.io/v1alpha1\nkind: RoleBinding\nsubjects:\n- kind: User\n  apiVersion: 0b" + "1" * 20000 + "\n",
+        "5:15",
+        "subjects[0].apiVersion",
+        "(20002 characters) is larger than any field holds",
+    ),
+    "huge-hex": (
+        DEPLOYMENT.format(extra="  generation: 0x" + "f" * 2600 + "\n"),
+        "5:15",
+        "metadata.generation",
+        "larger than any field holds",
+    ),
+    "huge-decimal": (DEPLOYMENT.format(extra="  generation: !!int " + "9" * 3100 + "\n"), "5:15", "metadata.generation", "larger than"),
     "bad-timestamp": (
         DEPLOYMENT.format(extra="  annotations: {at: 2001-13-45}\n"),
         "1:1",

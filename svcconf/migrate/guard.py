@@ -12,7 +12,19 @@ from typing import NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..construct import BOOL_TAG, FLOAT_TAG, INT_TAG, MAP_TAG, NULL_TAG, PLAIN_TAG, SEQ_TAG, STR_TAG, plain_tag
+from ..construct import (
+    BOOL_TAG,
+    FLOAT_TAG,
+    INT_TAG,
+    MAP_TAG,
+    MAX_INTEGER_BITS,
+    NULL_TAG,
+    PLAIN_TAG,
+    SEQ_TAG,
+    STR_TAG,
+    integer_value,
+    plain_tag,
+)
 from ..model import Path
 from ..source import Document
 
@@ -86,9 +98,16 @@ def nodes(root: Node) -> Iterator[tuple[Node, Path]]:
             stack.extend((child, (*path, index)) for index, child in reversed(list(enumerate(node.value))))
 
 
+# The fewest characters of an integer past MAX_INTEGER_BITS (hexadecimal: 4 bits a digit).
+_HUGE_INTEGER_LENGTH = MAX_INTEGER_BITS // 4
+
+
 def _tag_problem(node: Node) -> str | None:
     tag = node.tag
     if isinstance(node, ScalarNode):
+        if len(node.value) > _HUGE_INTEGER_LENGTH and _huge_integer(node):
+            # The plan reads it as infinite (as the server does) and ruamel as an integer Python cannot print.
+            return f"the number {shown(node.value)} ({len(node.value)} characters) is larger than any field holds; correct it"
         if tag in (PLAIN_TAG, STR_TAG):
             return None
         if tag in _TYPED:
@@ -98,6 +117,11 @@ def _tag_problem(node: Node) -> str | None:
     elif tag == (MAP_TAG if isinstance(node, MappingNode) else SEQ_TAG):
         return None
     return f"the tag {_short(tag)} has no JSON equivalent and YAML readers treat it differently; write the value without it"
+
+
+def _huge_integer(node: ScalarNode) -> bool:
+    tag = plain_tag(node.value) if node.tag == PLAIN_TAG else node.tag
+    return tag == INT_TAG and isinstance(integer_value(node.value), float)
 
 
 def _short(tag: str) -> str:
