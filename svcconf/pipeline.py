@@ -390,6 +390,18 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
     return results
 
 
+def _without_baseline(files: list[str], baseline: str, skipped: list[tuple[str, str]]) -> list[str]:
+    """The files but the baseline (a walk finds it, the pre-commit hook names it): its entries are no configuration."""
+    real = os.path.realpath(baseline)
+    kept = []
+    for path in files:
+        if path != STDIN and os.path.realpath(path) == real:
+            skipped.append((path, "svcconf's baseline file"))
+        else:
+            kept.append(path)
+    return kept
+
+
 def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Report:
     """Validate files, folders and `-` (stdin); the library entry point behind `svcconf validate`."""
     options = options or ValidateOptions()
@@ -399,6 +411,8 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
     skipped_paths: list[tuple[str, str]] = []
     selection = Selection.of(options)
     files, unreadable = discover(paths, selection, not_regular, skipped_paths)
+    if options.baseline_file:
+        files = _without_baseline(files, options.baseline_file, skipped_paths)
     if STDIN in files and options.stdin_filename and (why := selection.excluded(options.stdin_filename)):
         # Excluded as the file it stands for: an editor gets no findings for it (-v says why).
         files = [path for path in files if path != STDIN]

@@ -374,3 +374,16 @@ def test_findings_read_from_stdin_are_not_written_into_the_file_it_is_named_afte
     )
     assert result.code == 1 and found(result) == [("policy.yaml", "invalid-value", "rules[1].level")]
     assert (project / "policy.yaml").read_text() == POLICY
+
+
+def test_the_baseline_is_never_checked_as_a_document(project) -> None:
+    # A walk of the folder finds it and the pre-commit hook names it: it is svcconf's file, not configuration.
+    write_baseline(".")
+    for paths, files in ((["."], 2), (["policy.yaml", "baseline.json"], 1)):
+        result = validate("-v", "--baseline", "baseline.json", *paths)
+        assert result.code == 0
+        assert result.json()["summary"]["files"] == files
+        assert "baseline.json: skipped: svcconf's baseline file" in result.err
+    again = validate("-v", "--write-baseline", "baseline.json", ".")
+    assert again.json()["summary"]["files"] == 2  # policy.yaml and clean.yaml
+    assert "baseline.json: skipped: svcconf's baseline file" in again.err

@@ -181,7 +181,7 @@ def run(args) -> int:
     except OptionsError as err:  # a baseline's problems (BaselineError) are one line each
         return _failed(Report(), args, getattr(err, "problems", [str(err)]))
     if baseline is not None or args.write_baseline:
-        options = options._replace(value_hashes=True)
+        options = options._replace(value_hashes=True, baseline_file=args.write_baseline or baseline.name)
 
     try:
         report = validate(paths, options)
