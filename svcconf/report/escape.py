@@ -86,7 +86,7 @@ def file_uri(path: str) -> str:
 
 
 # Outside ASCII, or DEL: the only characters json.dumps(ensure_ascii=False) may leave unescaped that need a look.
-_JSON_SUSPECT = r"[^\x00-\x7e]"
+_JSON_SUSPECT = re.compile(r"[^\x00-\x7e]")
 
 
 def json_text(data: object, *, item_lists: tuple[str, ...] = ()) -> str:
@@ -103,36 +103,37 @@ def json_text(data: object, *, item_lists: tuple[str, ...] = ()) -> str:
     import json
 
     if item_lists:
-        text = "".join(_indented(data, "", "", item_lists))
+        text = "".join(_indented(data, "", "", item_lists, json.JSONEncoder(ensure_ascii=False).encode))
     else:
         text = json.dumps(data, indent=2, ensure_ascii=False)
     if not text.isascii() or "\x7f" in text:
-        text = re.sub(_JSON_SUSPECT, _json_escape, text)
+        text = _JSON_SUSPECT.sub(_json_escape, text)
     return _without_inline_commands(text, "\\u0023") if "##" in text else text
 
 
-def _indented(value: object, key: str | None, margin: str, item_lists: tuple[str, ...]) -> Iterator[str]:
-    """JSON of `value` as json.dumps(indent=2) writes it, but with the items of `item_lists` on one line each."""
-    import json
+def _indented(value: object, key: str | None, margin: str, item_lists: tuple[str, ...], encode) -> Iterator[str]:
+    """JSON of `value` as json.dumps(indent=2) writes it, but with the items of `item_lists` on one line each.
 
+    `encode` is one json encoder without indent, json's C encoder, for keys, scalars and those items.
+    """
     inner = margin + "  "
     if isinstance(value, dict) and value:
         yield "{"
         for position, (name, item) in enumerate(value.items()):
-            yield ("," if position else "") + "\n" + inner + json.dumps(str(name), ensure_ascii=False) + ": "
-            yield from _indented(item, str(name), inner, item_lists)
+            yield ("," if position else "") + "\n" + inner + encode(str(name)) + ": "
+            yield from _indented(item, str(name), inner, item_lists, encode)
         yield "\n" + margin + "}"
     elif isinstance(value, list) and value:
         yield "["
         for position, item in enumerate(value):
             yield ("," if position else "") + "\n" + inner
             if key in item_lists:
-                yield json.dumps(item, ensure_ascii=False)  # one line, by json's C encoder
+                yield encode(item)
             else:
-                yield from _indented(item, None, inner, item_lists)
+                yield from _indented(item, None, inner, item_lists, encode)
         yield "\n" + margin + "]"
     else:
-        yield json.dumps(value, ensure_ascii=False)
+        yield encode(value)
 
 
 def _json_escape(match: re.Match) -> str:

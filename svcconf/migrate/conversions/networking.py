@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ...go.numbers import parse_uint
 from ..ops import Context, Custom, Review, get, insert_after, leaves, move, new_map, pop, rename, replace_value, walk
 from ..steps import same_shape, step
 
@@ -70,10 +71,10 @@ def _service(backend: dict, path: tuple, ctx: Context) -> None:
         port_value = backend["servicePort"]
         port = new_map(backend)
         service["port"] = port
-        # Digits that cannot be a port (over 10 of them) stay a name: validate reports it, and int() of
-        # thousands of digits is refused by Python.
-        if isinstance(port_value, str) and port_value.isascii() and port_value.isdigit() and len(port_value) <= 10:
-            backend["servicePort"] = int(port_value)
+        # ASCII digits that fit a 32-bit port become its number; other text stays a name (validate judges it).
+        number = parse_uint(port_value, 32) if isinstance(port_value, str) else None
+        if number is not None:
+            backend["servicePort"] = number
             ctx.note(
                 (*path, "service", "port", "number"),
                 f'servicePort "{port_value}" is a string of digits: written as port.number (the server would make it an invalid port name)',
