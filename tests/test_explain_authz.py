@@ -194,7 +194,9 @@ def test_text_lists_the_chain_and_the_decision(explain) -> None:
     ("chain", "args", "decision", "by"),
     [
         ("  - {type: AlwaysDeny, name: alwaysdeny}\n", ("--user", "x", "--group", "system:masters"), "Allow", "system:masters"),
-        ("  - {type: AlwaysDeny, name: alwaysdeny}\n", ("--user", "x"), "Deny", "alwaysdeny"),
+        # authorizerfactory/builtin.go: alwaysDenyAuthorizer.Authorize returns DecisionNoOpinion, "Everything is forbidden."
+        ("  - {type: AlwaysDeny, name: alwaysdeny}\n", ("--user", "x"), "NoOpinion", None),
+        ("  - {type: AlwaysDeny, name: alwaysdeny}\n  - {type: AlwaysAllow, name: alwaysallow}\n", ("--user", "x"), "Allow", "alwaysallow"),
         ("  - {type: Node, name: node}\n  - {type: AlwaysAllow, name: alwaysallow}\n", ("--user", "x"), "Allow", "alwaysallow"),
         ("  - {type: Node, name: node}\n", ("--user", "system:node:n1", "--group", "system:nodes"), "Unknown", "node"),
         ("  - {type: Node, name: node}\n", ("--user", "system:node:n1"), "NoOpinion", None),
@@ -207,10 +209,10 @@ def test_chain_decisions(explain, chain: str, args, decision: str, by) -> None:
 
 
 def test_authorizers_after_a_decision_are_not_consulted(explain) -> None:
-    config = HEADER + "  - {type: RBAC, name: rbac}\n  - {type: AlwaysDeny, name: alwaysdeny}\n  - {type: AlwaysAllow, name: alwaysallow}\n"
+    config = HEADER + "  - {type: RBAC, name: rbac}\n  - {type: AlwaysAllow, name: alwaysallow}\n  - {type: Node, name: node}\n"
     data = explain(config, "--user", "x", "--verb", "get", "--path", "/", "-f", "json").json()
-    # RBAC depends on the cluster; if it has no opinion AlwaysDeny decides; AlwaysAllow is never reached.
-    assert [s["outcome"] for s in data["authorizers"]] == ["NoOpinion", "Unknown", "Deny", None]
+    # RBAC depends on the cluster; if it has no opinion AlwaysAllow decides; Node is never reached.
+    assert [s["outcome"] for s in data["authorizers"]] == ["NoOpinion", "Unknown", "Allow", None]
     assert (data["decision"], data["decidedBy"]) == ("Unknown", "rbac")
 
 

@@ -2,7 +2,9 @@
 
 kube-apiserver puts a system:masters authorizer before the configured ones; the first Allow or
 Deny decides, NoOpinion passes the request on, and a request nobody has an opinion on is
-forbidden. A webhook's matchConditions run in the server's CEL environment with `request` the
+forbidden. AlwaysDeny never decides: `alwaysDenyAuthorizer.Authorize`
+(`pkg/authorization/authorizerfactory/builtin.go`) returns NoOpinion ("Everything is forbidden."),
+so the authorizers after it are consulted. A webhook's matchConditions run in the server's CEL environment with `request` the
 SubjectAccessReview spec (`plugin/pkg/authorizer/webhook/webhook.go`,
 `pkg/authorization/cel/matcher.go`): they are evaluated in order and the first false skips the
 webhook (NoOpinion); otherwise an evaluation error applies failurePolicy (Deny, or NoOpinion:
@@ -22,6 +24,7 @@ ALLOW, DENY, NO_OPINION, UNKNOWN = "Allow", "Deny", "NoOpinion", "Unknown"
 DECISIONS = (ALLOW, DENY, NO_OPINION, UNKNOWN)
 SUPERUSER_GROUP = "system:masters"
 NODE_USER_PREFIX, NODES_GROUP = "system:node:", "system:nodes"
+ALWAYS_DENY_REASON = "Everything is forbidden."  # alwaysDenyAuthorizer's reason beside DecisionNoOpinion
 
 # Condition results.
 TRUE, FALSE, ERROR, CANNOT, NOT_EVALUATED = "true", "false", "error", "cannot evaluate", "not evaluated"
@@ -137,7 +140,7 @@ def _step(authorizer: Authorizer, request: Request, rbac) -> Step:
     if kind == "AlwaysAllow":
         return base._replace(outcome=ALLOW, reason="allows every request")
     if kind == "AlwaysDeny":
-        return base._replace(outcome=DENY, reason="denies every request")
+        return base._replace(outcome=NO_OPINION, reason=f'no opinion (reason "{ALWAYS_DENY_REASON}"): the next authorizer is asked')
     if kind == "Node":
         return base._replace(**_node(request))
     if kind == "RBAC":
