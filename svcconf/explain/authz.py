@@ -6,9 +6,10 @@ forbidden. AlwaysDeny never decides: `alwaysDenyAuthorizer.Authorize`
 (`pkg/authorization/authorizerfactory/builtin.go`) returns NoOpinion ("Everything is forbidden."),
 so the authorizers after it are consulted. A webhook's matchConditions run in the server's CEL environment with `request` the
 SubjectAccessReview spec (`plugin/pkg/authorizer/webhook/webhook.go`,
-`pkg/authorization/cel/matcher.go`): they are evaluated in order and the first false skips the
-webhook (NoOpinion); otherwise an evaluation error applies failurePolicy (Deny, or NoOpinion:
-skip); all true calls the webhook, whose answer is not known here.
+`pkg/authorization/cel/matcher.go`, `CELMatcher.Eval`): they are evaluated in order and the first
+false skips the webhook (NoOpinion) without evaluating the rest; an evaluation error does not stop
+the loop, and errors with no false apply failurePolicy (Deny, or NoOpinion: skip); all true calls
+the webhook, whose answer is not known here. The listing says which conditions ran.
 """
 
 from __future__ import annotations
@@ -165,6 +166,7 @@ def _node(request: Request) -> dict:
 
 
 def _webhook(base: Step, authorizer: Authorizer, request: Request) -> Step:
+    """CELMatcher.Eval: conditions in order, the first false ends it (later ones never run), errors gather."""
     policy = authorizer.failure_policy
     base = base._replace(failure_policy=policy)
     conditions, errors, cannot, false_at = [], [], [], None
@@ -174,6 +176,8 @@ def _webhook(base: Step, authorizer: Authorizer, request: Request) -> Step:
             conditions.append(Condition(k, expression, NOT_EVALUATED))
             continue
         result, message = evaluate(expression, program, spec)
+        if cannot:  # the server runs this one only if the condition it cannot tell here is not false
+            message = "; ".join(filter(None, (message, f"runs only if matchConditions[{cannot[0]}] is not false")))
         conditions.append(Condition(k, expression, result, message))
         if result == FALSE:
             false_at = k
@@ -188,9 +192,9 @@ def _webhook(base: Step, authorizer: Authorizer, request: Request) -> Step:
         return base._replace(reason=f"matchConditions[{cannot[0]}] cannot be evaluated here, so whether the webhook is called is unknown")
     if errors:
         outcome = DENY if policy == "Deny" else NO_OPINION
-        return base._replace(
-            outcome=outcome, called=False, reason=f"matchConditions[{errors[0]}] fails to evaluate: failurePolicy {policy} applies"
-        )
+        failed = ", ".join(f"matchConditions[{k}]" for k in errors)
+        verb = "fails" if len(errors) == 1 else "fail"
+        return base._replace(outcome=outcome, called=False, reason=f"{failed} {verb} to evaluate: failurePolicy {policy} applies")
     why = "every matchCondition is true" if conditions else "no matchConditions"
     return base._replace(
         called=True, reason=f"{why}: the webhook is called and its answer decides (failurePolicy {policy} if it fails or times out)"
