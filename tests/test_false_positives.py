@@ -1,0 +1,103 @@
+"""Findings that real repositories showed to be wrong, each checked against the upstream code it follows."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import run
+
+
+def findings(text: str, *args: str) -> list[tuple[str, str, str]]:
+    result = run("validate", "-f", "json", *args, "-", stdin=text.encode())
+    return [(d["rule"], d["severity"], d["path"]) for d in result.json()["diagnostics"]]
+
+
+def rules_of(text: str, *args: str) -> list[str]:
+    return [rule for rule, _severity, _path in findings(text, *args)]
+
+
+# ---------------------------------------------------------------- audit-logs-secrets and verbs
+
+AUDIT = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n"
+
+
+@pytest.mark.parametrize(
+    ("rule", "logged"),
+    [
+        # Request records the request body only: these requests send no secret.
+        ("{level: Request, verbs: [deletecollection]}", False),
+        ("{level: Request, verbs: [get, list, watch, delete], resources: [{group: '', resources: [secrets]}]}", False),
+        # ... these do.
+        ("{level: Request, verbs: [create, update], resources: [{group: '', resources: [secrets]}]}", True),
+        ("{level: Request, verbs: [create], resources: [{group: authentication.k8s.io, resources: [tokenreviews]}]}", True),
+        # RequestResponse records the answer too: a get answers with the secret, a delete with what it deleted.
+        ("{level: RequestResponse, verbs: [get], resources: [{group: '', resources: [secrets]}]}", True),
+        ("{level: RequestResponse, verbs: [delete]}", True),
+        # A token review is only ever created.
+        ("{level: RequestResponse, verbs: [get, list], resources: [{group: authentication.k8s.io, resources: [tokenreviews]}]}", False),
+    ],
+)
+def test_audit_logs_secrets_considers_verbs(rule: str, logged: bool) -> None:
+    assert ("audit-logs-secrets" in rules_of(AUDIT + f"  - {rule}\n  - {{level: Metadata}}\n")) is logged
+
+
+def test_a_metadata_rule_for_the_writing_verbs_protects_a_later_request_rule() -> None:
+    # policy/checker.go: the first matching rule wins; create/update/patch of secrets stop at rules[0].
+    policy = AUDIT + (
+        "  - {level: Metadata, verbs: [create, update, patch], resources: [{group: '', resources: [secrets]}]}\n"
+        "  - {level: Metadata, resources: [{group: authentication.k8s.io, resources: [tokenreviews]}]}\n"
+        "  - {level: Request}\n"
+    )
+    assert "audit-logs-secrets" not in rules_of(policy)
+    assert ("audit-logs-secrets", "warning", "rules[2].level") in findings(policy.replace("{level: Request}", "{level: RequestResponse}"))
+
+
+# The rules of the GCE reference policy (cluster/gce/gci/configure-helper.sh, create-master-audit-policy;
+# it was audit.k8s.io/v1beta1 until the v1 migration) that reach secrets, in its order.
+GCE_POLICY = """apiVersion: audit.k8s.io/v1
+kind: Policy
+rules:
+  - level: None
+    users: ["system:kube-proxy"]
+    verbs: ["watch"]
+    resources:
+      - group: ""
+        resources: ["endpoints", "services", "services/status"]
+  - level: None
+    nonResourceURLs: [/healthz*, /version, /swagger*]
+  - level: None
+    resources:
+      - group: ""
+        resources: ["events"]
+  - level: Request
+    userGroups: ["system:nodes"]
+    verbs: ["update", "patch"]
+    resources:
+      - group: ""
+        resources: ["nodes/status", "pods/status"]
+    omitStages: [RequestReceived]
+  - level: Request
+    users: ["system:serviceaccount:kube-system:namespace-controller"]
+    verbs: ["deletecollection"]
+    omitStages: [RequestReceived]
+  - level: Metadata
+    resources:
+      - group: ""
+        resources: ["secrets", "configmaps", "serviceaccounts/token"]
+      - group: authentication.k8s.io
+        resources: ["tokenreviews"]
+    omitStages: [RequestReceived]
+  - level: Request
+    verbs: ["get", "list", "watch"]
+    resources: [{group: ""}, {group: apps}, {group: authentication.k8s.io}]
+    omitStages: [RequestReceived]
+  - level: RequestResponse
+    resources: [{group: ""}, {group: apps}, {group: authentication.k8s.io}]
+    omitStages: [RequestReceived]
+  - level: Metadata
+    omitStages: [RequestReceived]
+"""
+
+
+def test_the_gce_reference_policy_logs_no_secret() -> None:
+    assert findings(GCE_POLICY) == []
