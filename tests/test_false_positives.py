@@ -101,3 +101,53 @@ rules:
 
 def test_the_gce_reference_policy_logs_no_secret() -> None:
     assert findings(GCE_POLICY) == []
+
+
+# ---------------------------------------------------------------- public issuers
+
+AUTHN = "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\njwt:\n"
+
+
+@pytest.mark.parametrize(
+    ("url", "severity"),
+    [
+        ("https://accounts.google.com", "warning"),  # every Google account can get a token
+        ("https://token.actions.githubusercontent.com", "warning"),  # every GitHub Actions workflow
+        ("https://gitlab.com", "warning"),
+        ("https://keycloak.example.com/realms/corp", "info"),  # a company's own IdP: only what is known
+        ("https://dex.example.com", "info"),
+        ("https://dex.auth.svc", None),  # in-cluster: not reachable beyond the cluster
+    ],
+)
+def test_public_issuer_severity_says_what_is_known(url: str, severity: str | None) -> None:
+    config = (
+        AUTHN + f'  - issuer: {{url: "{url}", audiences: [my-cluster]}}\n    claimMappings: {{username: {{claim: sub, prefix: "x:"}}}}\n'
+    )
+    found = [s for rule, s, _p in findings(config) if rule == "public-issuer-without-claim-rules"]
+    assert found == ([severity] if severity else [])
+
+
+# ---------------------------------------------------------------- advice, not misbehaviour
+
+ADMISSION = """apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+  - name: EventRateLimit
+    path: /etc/kubernetes/admission/eventconfig.yaml
+"""
+
+
+def test_an_absolute_plugin_path_is_info_at_most(tmp_path) -> None:
+    # admission/config.go ReadAdmissionConfiguration accepts any absolute path (kubespray and deckhouse use them).
+    config = tmp_path / "admission.yaml"
+    config.write_text(ADMISSION, encoding="utf-8")
+    result = run("validate", "-f", "json", str(config))
+    severities = {d["severity"] for d in result.json()["diagnostics"] if d["rule"] == "plugin-path-outside-config-dir"}
+    assert severities == {"info"}
+
+
+def test_no_server_event_limit_is_advice() -> None:
+    config = (
+        "apiVersion: eventratelimit.admission.k8s.io/v1alpha1\nkind: Configuration\nlimits:\n  - {type: Namespace, qps: 50, burst: 100}\n"
+    )
+    assert findings(config) == [("no-server-event-limit", "info", "limits")]
