@@ -151,3 +151,25 @@ def test_no_server_event_limit_is_advice() -> None:
         "apiVersion: eventratelimit.admission.k8s.io/v1alpha1\nkind: Configuration\nlimits:\n  - {type: Namespace, qps: 50, burst: 100}\n"
     )
     assert findings(config) == [("no-server-event-limit", "info", "limits")]
+
+
+# ---------------------------------------------------------------- decode errors stop the rules there
+
+EMAIL = """apiVersion: apiserver.config.k8s.io/v1
+kind: AuthenticationConfiguration
+jwt:
+  - issuer: {url: "https://dex.auth.svc", audiences: [c]}
+    claimValidationRules: {expression: "claims.email_verified == true"}
+    claimMappings: {username: {expression: "claims.email"}}
+  - issuer: {url: "https://other.auth.svc", audiences: [c]}
+    claimMappings: {username: {expression: "claims.email"}}
+"""
+
+
+def test_a_decode_error_stops_rule_findings_for_that_entry() -> None:
+    # Upstream decodes the file (json: cannot unmarshal object into ... of type []ClaimValidationRule) before any
+    # validation: jwt[0] never reaches validateClaimMappings. jwt[1] still gets the rule's finding.
+    assert findings(EMAIL) == [
+        ("wrong-type", "error", "jwt[0].claimValidationRules"),
+        ("email-verified-not-checked", "error", "jwt[1].claimMappings.username.expression"),
+    ]
