@@ -173,3 +173,18 @@ def test_a_decode_error_stops_rule_findings_for_that_entry() -> None:
         ("wrong-type", "error", "jwt[0].claimValidationRules"),
         ("email-verified-not-checked", "error", "jwt[1].claimMappings.username.expression"),
     ]
+
+
+# ---------------------------------------------------------------- unknown fields as the strict decoder names them
+
+
+def test_unknown_field_names_the_key_as_the_strict_decoder_does() -> None:
+    # sigs.k8s.io/json kubernetes_patch.go: newFieldError joins the field stack (keys with ".", indices as
+    # "[i]") and strictError.Error quotes it: `unknown field "nodefs.available"`; brackets belong to paths only.
+    config = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodefs.available: 10%\nauthentication:\n  webhook:\n    bad.key: 1\n"
+    result = run("validate", "-f", "json", "-", stdin=config.encode())
+    unknown = [(d["path"], d["message"]) for d in result.json()["diagnostics"] if d["rule"] == "unknown-field"]
+    assert unknown == [
+        ("[nodefs.available]", 'unknown field "nodefs.available"'),
+        ("authentication.webhook[bad.key]", 'unknown field "authentication.webhook.bad.key"'),
+    ]
