@@ -188,3 +188,14 @@ def test_unknown_field_names_the_key_as_the_strict_decoder_does() -> None:
         ("[nodefs.available]", 'unknown field "nodefs.available"'),
         ("authentication.webhook[bad.key]", 'unknown field "authentication.webhook.bad.key"'),
     ]
+
+
+def test_an_unknown_leader_migration_component_is_a_warning() -> None:
+    # controller-manager leadermigration/migrator.go NewLeaderMigrator: an entry whose component is neither the
+    # manager's nor "*" makes the controller ControllerUnowned in every manager, so none runs it.
+    config = (
+        "apiVersion: controllermanager.config.k8s.io/v1\nkind: LeaderMigrationConfiguration\n"
+        "leaderName: cloud-provider-extraction-migration\n"
+        "controllerLeaders:\n  - {name: route-controller, component: kcm}\n"
+    )
+    assert findings(config) == [("unknown-leader-migration-component", "warning", "controllerLeaders[0].component")]
