@@ -41,6 +41,7 @@ def _units(data: dict, naming: Naming) -> Iterator[Unit]:
 
 
 LEGACY_ADMISSION_KEYS = frozenset({"imagePolicy", "podNodeSelectorPluginConfig"})
+WRONG_TYPE = "wrong-type"  # the schema's decode error (`cannot unmarshal ...`)
 # The rules module and pseudo-kind that check such an unversioned admission plugin file.
 LEGACY_ADMISSION = ("apiserver.admission", "LegacyAdmissionPluginConfig")
 # Config groups whose tool refuses an old version with its own message before decoding (kubeadm's
@@ -248,8 +249,9 @@ class DocumentChecker:
         module = checker.schema.get("x-svcconf-rules") if checker else None
         if module:
             context = self._context(unit, document, siblings, gv, kind)
+            undecodable = _undecodable(findings)
             for function in rules.rules_for(module, kind):
-                findings.extend(_run_rule(function, unit.data, context))
+                findings.extend(f for f in _run_rule(function, unit.data, context) if not _within(f.path, undecodable))
         return findings
 
     def _ambiguous_under(self, prefix: Path, document: Document) -> dict[Path, str]:
@@ -274,6 +276,24 @@ def _unidentified(data: dict) -> str:
     if not isinstance(data["kind"], str):
         return "kind is not a string"
     return "apiVersion is not a string of the form group/version"
+
+
+def _undecodable(findings: list[Finding]) -> frozenset:
+    """The entries whose decoding fails: the top-level field, or its list item, holding a wrong type.
+
+    The server's decoder stops at a value of the wrong type and never validates the object, so a
+    rule's finding in that entry (computed on a shape the server never accepts) is left out.
+    """
+    owners = set()
+    for finding in findings:
+        if finding.rule == WRONG_TYPE and finding.path:
+            path = finding.path
+            owners.add(path[:2] if len(path) > 1 and isinstance(path[1], int) else path[:1])
+    return frozenset(owners)
+
+
+def _within(path: Path, owners: frozenset) -> bool:
+    return any(path[: len(owner)] == owner for owner in owners)
 
 
 def _run_rule(function, data: dict, context) -> list[Finding]:

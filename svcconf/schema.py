@@ -18,7 +18,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from .model import Anchor, Finding, Path, Severity, render_path, render_value
+from .model import Anchor, Finding, Path, Severity, go_quote, render_value
 from .secrets import holds_secret, is_secret, render_at
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
@@ -171,7 +171,17 @@ def _value_at(data: Any, path: Path, reported: Any) -> Any:
 
 def _unknown(path: Path, field_validation: str, rule: str, why: str = "") -> Finding:
     severity = Severity.ERROR if field_validation == "Strict" else Severity.WARNING
-    return Finding(rule, path, f'unknown field "{render_path(path)}"' + (f": {why}" if why else ""), severity, Anchor.KEY)
+    return Finding(rule, path, f"unknown field {go_quote(strict_field_path(path))}" + (f": {why}" if why else ""), severity, Anchor.KEY)
+
+
+def strict_field_path(path: Path) -> str:
+    """The field as sigs.k8s.io/json's strict decoder names it (kubernetes_patch.go, newFieldError and
+    appendStrictFieldStackKey/Index): keys as written joined by ".", list indices as [i]; no brackets
+    around odd keys, which are field.Path notation."""
+    out: list[str] = []
+    for segment in path:
+        out.append(f"[{segment}]" if isinstance(segment, int) else f".{segment}" if out else str(segment))
+    return "".join(out)
 
 
 def _release(release: tuple) -> str:

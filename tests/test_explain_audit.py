@@ -174,7 +174,35 @@ def test_checker_levels(explain, omit, request_name: str, level: str, rules: lis
 def test_omit_stages_merge(explain, request_name, omit, rules, level, omitted) -> None:
     result = explain(policy_yaml(rules, omit), *REQUESTS[request_name], "-f", "json")
     assert _level_and_omitted(result) == (level, omitted)
-    assert result.json()["stages"] == [s for s in STAGES if s not in omitted]
+    # these requests are plain gets, not long-running: WithAudit sends them no ResponseStarted event
+    assert result.json()["stages"] == [s for s in STAGES if s not in omitted and s != "ResponseStarted"]
+
+
+@pytest.mark.parametrize(
+    ("args", "long_running"),
+    [
+        (("--verb", "get", "--resource", "pods", "-n", "default", "--name", "web"), False),
+        (("--verb", "list", "--resource", "pods", "-n", "default"), False),
+        (("--verb", "get", "--resource", "pods/status", "-n", "default", "--name", "web"), False),
+        (("--verb", "get", "--path", "/healthz"), False),
+        (("--verb", "watch", "--resource", "pods", "-n", "default"), True),
+        (("--verb", "create", "--resource", "pods/exec", "-n", "default", "--name", "web"), True),
+        (("--verb", "get", "--resource", "pods/log", "-n", "default", "--name", "web"), True),
+        (("--verb", "create", "--resource", "pods/portforward", "-n", "default", "--name", "web"), True),
+        (("--verb", "get", "--resource", "services/proxy", "-n", "default", "--name", "web"), True),
+        (("--verb", "get", "--path", "/debug/pprof/profile"), True),
+    ],
+)
+def test_response_started_only_for_long_running_requests(explain, args, long_running: bool) -> None:
+    """WithAudit (endpoints/filters/audit.go) sends ResponseStarted only through longRunningSink, set when
+    kube-apiserver's LongRunningFunc, BasicLongRunningRequestCheck(watch, proxy; attach, exec, proxy, log,
+    portforward) with /debug/pprof/, says so (pkg/controlplane/apiserver/config.go)."""
+    policy = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
+    data = explain(policy, "--user", "jane", *args, "-f", "json").json()
+    assert data["longRunning"] is long_running
+    assert data["stages"] == [s for s in STAGES if long_running or s != "ResponseStarted"]
+    text = explain(policy, "--user", "jane", *args).out
+    assert ("no ResponseStarted event: the server sends it only for long-running requests" in text) is not long_running
 
 
 @pytest.mark.parametrize(

@@ -194,7 +194,9 @@ def test_text_lists_the_chain_and_the_decision(explain) -> None:
     ("chain", "args", "decision", "by"),
     [
         ("  - {type: AlwaysDeny, name: alwaysdeny}\n", ("--user", "x", "--group", "system:masters"), "Allow", "system:masters"),
-        ("  - {type: AlwaysDeny, name: alwaysdeny}\n", ("--user", "x"), "Deny", "alwaysdeny"),
+        # authorizerfactory/builtin.go: alwaysDenyAuthorizer.Authorize returns DecisionNoOpinion, "Everything is forbidden."
+        ("  - {type: AlwaysDeny, name: alwaysdeny}\n", ("--user", "x"), "NoOpinion", None),
+        ("  - {type: AlwaysDeny, name: alwaysdeny}\n  - {type: AlwaysAllow, name: alwaysallow}\n", ("--user", "x"), "Allow", "alwaysallow"),
         ("  - {type: Node, name: node}\n  - {type: AlwaysAllow, name: alwaysallow}\n", ("--user", "x"), "Allow", "alwaysallow"),
         ("  - {type: Node, name: node}\n", ("--user", "system:node:n1", "--group", "system:nodes"), "Unknown", "node"),
         ("  - {type: Node, name: node}\n", ("--user", "system:node:n1"), "NoOpinion", None),
@@ -207,10 +209,10 @@ def test_chain_decisions(explain, chain: str, args, decision: str, by) -> None:
 
 
 def test_authorizers_after_a_decision_are_not_consulted(explain) -> None:
-    config = HEADER + "  - {type: RBAC, name: rbac}\n  - {type: AlwaysDeny, name: alwaysdeny}\n  - {type: AlwaysAllow, name: alwaysallow}\n"
+    config = HEADER + "  - {type: RBAC, name: rbac}\n  - {type: AlwaysAllow, name: alwaysallow}\n  - {type: Node, name: node}\n"
     data = explain(config, "--user", "x", "--verb", "get", "--path", "/", "-f", "json").json()
-    # RBAC depends on the cluster; if it has no opinion AlwaysDeny decides; AlwaysAllow is never reached.
-    assert [s["outcome"] for s in data["authorizers"]] == ["NoOpinion", "Unknown", "Deny", None]
+    # RBAC depends on the cluster; if it has no opinion AlwaysAllow decides; Node is never reached.
+    assert [s["outcome"] for s in data["authorizers"]] == ["NoOpinion", "Unknown", "Allow", None]
     assert (data["decision"], data["decidedBy"]) == ("Unknown", "rbac")
 
 
@@ -497,3 +499,29 @@ def test_expectations_in_a_requests_file(explain, rbac_file, tmp_path) -> None:
     assert rows[1][-4:] == ["Allow", "rbac", "Allow", "ok"]
     assert rows[2][-4:] == ["NoOpinion", "-", "Allow", "FAIL"]
     assert result.out.splitlines()[-1] == "2 requests, 1 of 2 expectations failed"
+
+
+def test_errors_do_not_stop_evaluation_and_all_are_named(explain) -> None:
+    """CELMatcher.Eval (apiserver/pkg/authorization/cel/matcher.go): an error appends to evalErrors and the
+    loop goes on; with no false the aggregate of every error applies failurePolicy."""
+    failing = ["request.resourceAttributes.namespace == 'x'", "request.resourceAttributes.name == 'y'"]
+    config = HEADER + webhook(["request.user == 'alice2'", *failing], "Deny")
+    step = explain(config, *ALICE2, "-f", "json").json()["authorizers"][1]
+    assert [c["result"] for c in step["matchConditions"]] == ["true", "error", "error"]
+    assert (step["outcome"], step["called"]) == ("Deny", False)
+    assert step["reason"] == "matchConditions[1], matchConditions[2] fail to evaluate: failurePolicy Deny applies"
+
+
+def test_an_error_before_a_false_is_evaluated_and_the_false_decides(explain) -> None:
+    """CELMatcher.Eval: an error is kept, but a later false returns (false, nil): no failurePolicy."""
+    config = HEADER + webhook(["request.resourceAttributes.namespace == 'x'", "request.user != 'alice2'", "request.user == 'z'"], "Deny")
+    step = explain(config, *ALICE2, "-f", "json").json()["authorizers"][1]
+    assert [c["result"] for c in step["matchConditions"]] == ["error", "false", "not evaluated"]
+    assert (step["outcome"], step["called"]) == ("NoOpinion", False)
+
+
+def test_conditions_after_one_that_cannot_be_told_here_say_they_may_not_run(explain) -> None:
+    config = HEADER + webhook(["isURL('https://' + request.user)", "request.user == 'bob'"], "Deny")
+    step = explain(config, *BOB, "-f", "json").json()["authorizers"][1]
+    assert [c["result"] for c in step["matchConditions"]] == ["cannot evaluate", "true"]
+    assert step["matchConditions"][1]["message"] == "runs only if matchConditions[0] is not false"

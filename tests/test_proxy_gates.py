@@ -115,3 +115,42 @@ def test_gate_removed_in_1_36_is_refused_from_then_on() -> None:
     assert spec_at("TopologyAwareHints", (1, 36)) is None
     found = _diagnostics("featureGates:\n  TopologyAwareHints: true\n", "1.36")
     assert [(f[0], f[1]) for f in found] == [("error", "unknown-feature-gate")]
+
+
+def test_client_go_gates_of_1_36_are_known() -> None:
+    # k8s.io/client-go features/known_features.go at v0.36.0: AtomicFIFO, ClientsAllowCARotation,
+    # ClientsAllowTLSCacheGC and UnlockWhileProcessingFIFO are beta, on, from 1.36.
+    for name in ("AtomicFIFO", "ClientsAllowCARotation", "ClientsAllowTLSCacheGC", "UnlockWhileProcessingFIFO"):
+        assert _diagnostics(f"featureGates:\n  {name}: false\n", "1.36") == [], name
+        found = _diagnostics(f"featureGates:\n  {name}: false\n", "1.35")
+        assert found[0][3].endswith(f"unrecognized feature gate: {name}"), name
+
+
+def test_in_order_informers_is_locked_from_1_36() -> None:
+    # client-go v0.36.0 known_features.go: InOrderInformers {1.36, GA, LockToDefault: true}.
+    assert _diagnostics("featureGates:\n  InOrderInformers: false\n", "1.35") == []
+    found = _diagnostics("featureGates:\n  InOrderInformers: false\n", "1.36")
+    assert [(f[1], f[3].rsplit(": ", 1)[1]) for f in found] == [
+        ("locked-feature-gate", "cannot set feature gate InOrderInformers to false, feature is locked to true")
+    ]
+
+
+def test_gates_are_named_as_the_registry_spells_them() -> None:
+    # kube_features.go: RuntimeClassInImageCriAPI featuregate.Feature = "RuntimeClassInImageCriApi";
+    # the 1.36 registry knows WorkloadWithJob (kube-scheduler --feature-gates list), no EnableWorkloadWithJob.
+    assert _diagnostics("featureGates:\n  RuntimeClassInImageCriApi: true\n", "1.35") == []
+    assert _diagnostics("featureGates:\n  WorkloadWithJob: true\n", "1.36") == []
+    for name in ("RuntimeClassInImageCriAPI", "EnableWorkloadWithJob"):
+        found = _diagnostics(f"featureGates:\n  {name}: true\n", "1.36")
+        assert [f[1] for f in found] == ["unknown-feature-gate"], name
+
+
+def test_defaults_that_changed_in_1_36() -> None:
+    # MaxUnavailableStatefulSet: beta, on in 1.35.0, off from 1.36 (kubernetes#137904).
+    assert spec_at("MaxUnavailableStatefulSet", (1, 35)).default is True
+    assert spec_at("MaxUnavailableStatefulSet", (1, 36)).default is False
+    # DRAResourceClaimDeviceStatus stays an unlocked beta in 1.36 (GA only in 1.37).
+    assert (spec_at("DRAResourceClaimDeviceStatus", (1, 36)).stage, spec_at("DRAResourceClaimDeviceStatus", (1, 36)).locked) == (
+        "beta",
+        False,
+    )

@@ -26,15 +26,21 @@ resources:
               secret: {SECRETS["not base64"]}
             - name: k2
               secret: {SECRETS["wrong length"]}
-            - name: k3
-              secret: {SECRETS["unquoted yes"]}
-            - name: k4
-              secret: {SECRETS["a number"]}
       - identity: {{}}
         aesgcm:
           keys:
             - name: k5
               secret: {SECRETS["in a provider item with two providers"]}
+  # Values of the wrong type stop the rules for their entry (the server's decoder stops there), so
+  # they have an entry of their own.
+  - resources: [configmaps]
+    providers:
+      - aescbc:
+          keys:
+            - name: k3
+              secret: {SECRETS["unquoted yes"]}
+            - name: k4
+              secret: {SECRETS["a number"]}
 """
 
 

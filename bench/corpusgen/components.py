@@ -14,7 +14,7 @@ NETWORKS = (
     ("172.16.0.0/16", "172.20.0.0/16", "172.20.0.10"),
     ("10.32.0.0/12", "10.0.0.0/16", "10.0.0.10"),
 )
-PROXY_GATES = ("ContextualLogging", "InOrderInformers", "LoggingBetaOptions")  # beta, not locked
+PROXY_GATES = ("ContextualLogging", "WatchListClient", "LoggingBetaOptions")  # beta, not locked
 
 
 def network(rng: random.Random) -> tuple[str, str, str]:

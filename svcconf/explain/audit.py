@@ -5,6 +5,12 @@ matching rule wins (no match: level None); users, userGroups and verbs must each
 value when given; `namespaces` or `resources` make the rule match resource requests only,
 `nonResourceURLs` non-resource requests only (`*`, exact, or a prefix ending in `*`); a rule's
 omitStages is united with the policy's.
+
+Which stages produce an event follows `WithAudit` (`pkg/endpoints/filters/audit.go`): RequestReceived
+and ResponseComplete for every audited request, Panic when the handler panics, and ResponseStarted
+only when the request is long-running (`longRunningSink`), which kube-apiserver decides with
+`BasicLongRunningRequestCheck` (`pkg/server/filters/longrunning.go`) over the verbs and subresources
+`pkg/controlplane/apiserver/config.go` (`BuildGenericConfig`) names.
 """
 
 from __future__ import annotations
@@ -18,6 +24,12 @@ from ..source import position
 from .request import Request
 
 NO_MATCH_LEVEL = "None"  # DefaultAuditLevel
+RESPONSE_STARTED = "ResponseStarted"
+# kube-apiserver's LongRunningFunc: BasicLongRunningRequestCheck(verbs watch and proxy; subresources
+# attach, exec, proxy, log and portforward of resource requests; non-resource paths under /debug/pprof/).
+LONG_RUNNING_VERBS = frozenset({"watch", "proxy"})
+LONG_RUNNING_SUBRESOURCES = frozenset({"attach", "exec", "proxy", "log", "portforward"})
+PPROF_PREFIX = "/debug/pprof/"
 
 
 class GroupResources(NamedTuple):
@@ -58,6 +70,7 @@ class Outcome(NamedTuple):
     line: int | None
     level: str
     stages: tuple  # stages that produce an event (none at level None)
+    long_running: bool  # whether the server sends a ResponseStarted event for it
     omit_stages: tuple
     omit_managed_fields: bool
     misses: tuple  # why each earlier rule did not match
@@ -114,10 +127,21 @@ def explain(policy: Policy, request: Request) -> Outcome:
     return _outcome(request, None, None, NO_MATCH_LEVEL, policy.omit_stages, policy.omit_managed_fields, misses)
 
 
+def long_running(request: Request) -> bool:
+    """BasicLongRunningRequestCheck with kube-apiserver's verbs and subresources."""
+    if request.verb in LONG_RUNNING_VERBS:
+        return True
+    if request.is_resource:
+        return request.subresource in LONG_RUNNING_SUBRESOURCES
+    return (request.path or "").startswith(PPROF_PREFIX)
+
+
 def _outcome(request, index, line, level, omit, managed, misses) -> Outcome:
-    stages = () if level == NO_MATCH_LEVEL else tuple(s for s in STAGES if s not in omit)
+    streams = long_running(request)
+    sent = (s for s in STAGES if s not in omit and (streams or s != RESPONSE_STARTED))
+    stages = () if level == NO_MATCH_LEVEL else tuple(sent)
     omitted = tuple(s for s in STAGES if s in omit) + tuple(sorted(s for s in omit if s not in STAGES))
-    return Outcome(request, index, line, level, stages, omitted, managed, tuple(misses))
+    return Outcome(request, index, line, level, stages, streams, omitted, managed, tuple(misses))
 
 
 def why_not(rule: Rule, request: Request) -> str | None:

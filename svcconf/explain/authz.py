@@ -2,11 +2,14 @@
 
 kube-apiserver puts a system:masters authorizer before the configured ones; the first Allow or
 Deny decides, NoOpinion passes the request on, and a request nobody has an opinion on is
-forbidden. A webhook's matchConditions run in the server's CEL environment with `request` the
+forbidden. AlwaysDeny never decides: `alwaysDenyAuthorizer.Authorize`
+(`pkg/authorization/authorizerfactory/builtin.go`) returns NoOpinion ("Everything is forbidden."),
+so the authorizers after it are consulted. A webhook's matchConditions run in the server's CEL environment with `request` the
 SubjectAccessReview spec (`plugin/pkg/authorizer/webhook/webhook.go`,
-`pkg/authorization/cel/matcher.go`): they are evaluated in order and the first false skips the
-webhook (NoOpinion); otherwise an evaluation error applies failurePolicy (Deny, or NoOpinion:
-skip); all true calls the webhook, whose answer is not known here.
+`pkg/authorization/cel/matcher.go`, `CELMatcher.Eval`): they are evaluated in order and the first
+false skips the webhook (NoOpinion) without evaluating the rest; an evaluation error does not stop
+the loop, and errors with no false apply failurePolicy (Deny, or NoOpinion: skip); all true calls
+the webhook, whose answer is not known here. The listing says which conditions ran.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ ALLOW, DENY, NO_OPINION, UNKNOWN = "Allow", "Deny", "NoOpinion", "Unknown"
 DECISIONS = (ALLOW, DENY, NO_OPINION, UNKNOWN)
 SUPERUSER_GROUP = "system:masters"
 NODE_USER_PREFIX, NODES_GROUP = "system:node:", "system:nodes"
+ALWAYS_DENY_REASON = "Everything is forbidden."  # alwaysDenyAuthorizer's reason beside DecisionNoOpinion
 
 # Condition results.
 TRUE, FALSE, ERROR, CANNOT, NOT_EVALUATED = "true", "false", "error", "cannot evaluate", "not evaluated"
@@ -137,7 +141,7 @@ def _step(authorizer: Authorizer, request: Request, rbac) -> Step:
     if kind == "AlwaysAllow":
         return base._replace(outcome=ALLOW, reason="allows every request")
     if kind == "AlwaysDeny":
-        return base._replace(outcome=DENY, reason="denies every request")
+        return base._replace(outcome=NO_OPINION, reason=f'no opinion (reason "{ALWAYS_DENY_REASON}"): the next authorizer is asked')
     if kind == "Node":
         return base._replace(**_node(request))
     if kind == "RBAC":
@@ -162,6 +166,7 @@ def _node(request: Request) -> dict:
 
 
 def _webhook(base: Step, authorizer: Authorizer, request: Request) -> Step:
+    """CELMatcher.Eval: conditions in order, the first false ends it (later ones never run), errors gather."""
     policy = authorizer.failure_policy
     base = base._replace(failure_policy=policy)
     conditions, errors, cannot, false_at = [], [], [], None
@@ -171,6 +176,8 @@ def _webhook(base: Step, authorizer: Authorizer, request: Request) -> Step:
             conditions.append(Condition(k, expression, NOT_EVALUATED))
             continue
         result, message = evaluate(expression, program, spec)
+        if cannot:  # the server runs this one only if the condition it cannot tell here is not false
+            message = "; ".join(filter(None, (message, f"runs only if matchConditions[{cannot[0]}] is not false")))
         conditions.append(Condition(k, expression, result, message))
         if result == FALSE:
             false_at = k
@@ -185,9 +192,9 @@ def _webhook(base: Step, authorizer: Authorizer, request: Request) -> Step:
         return base._replace(reason=f"matchConditions[{cannot[0]}] cannot be evaluated here, so whether the webhook is called is unknown")
     if errors:
         outcome = DENY if policy == "Deny" else NO_OPINION
-        return base._replace(
-            outcome=outcome, called=False, reason=f"matchConditions[{errors[0]}] fails to evaluate: failurePolicy {policy} applies"
-        )
+        failed = ", ".join(f"matchConditions[{k}]" for k in errors)
+        verb = "fails" if len(errors) == 1 else "fail"
+        return base._replace(outcome=outcome, called=False, reason=f"{failed} {verb} to evaluate: failurePolicy {policy} applies")
     why = "every matchCondition is true" if conditions else "no matchConditions"
     return base._replace(
         called=True, reason=f"{why}: the webhook is called and its answer decides (failurePolicy {policy} if it fails or times out)"

@@ -78,11 +78,15 @@ def audit_json(outcome: audit.Outcome, file: str) -> dict:
         "line": outcome.line,
         "level": outcome.level,
         "stages": list(outcome.stages),
+        "longRunning": outcome.long_running,
         "omitStages": list(outcome.omit_stages),
         "omitManagedFields": outcome.omit_managed_fields,
         "unmatched": [{"rule": m.rule, "line": m.line, "reason": m.reason} for m in outcome.misses],
     }
     return _with_expectation(data, outcome.request, outcome.level)
+
+
+_LONG_RUNNING = "watch, proxy, or a subresource attach, exec, proxy, log or portforward"
 
 
 def audit_text(outcome: audit.Outcome, file: str) -> str:
@@ -98,6 +102,8 @@ def audit_text(outcome: audit.Outcome, file: str) -> str:
         lines.append(f"stages: {', '.join(outcome.stages) or 'none (every stage is omitted)'}")
         if outcome.omit_stages:
             lines.append(f"omitted stages: {', '.join(outcome.omit_stages)}")
+        if not outcome.long_running and audit.RESPONSE_STARTED not in outcome.omit_stages:
+            lines.append(f"no {audit.RESPONSE_STARTED} event: the server sends it only for long-running requests ({_LONG_RUNNING})")
         if outcome.omit_managed_fields and outcome.level in ("Request", "RequestResponse"):
             lines.append("managed fields: omitted from the recorded bodies")
     if outcome.misses:

@@ -112,7 +112,9 @@ def _check_path(where: tuple, path: str, ctx: Context) -> Iterator[Finding]:
         yield advice(
             "plugin-path-outside-config-dir",
             where,
-            f"{path} is outside the folder of this AdmissionConfiguration; files referenced from outside it are easily left behind when the config is deployed",
+            f"{path} is outside the folder of this AdmissionConfiguration; the API server reads it all the same, "
+            "but a file referenced from elsewhere is easily left behind when the config is deployed",
+            Severity.INFO,
         )
 
 

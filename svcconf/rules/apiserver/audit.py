@@ -11,8 +11,17 @@ from .. import Context, advice, invalid, items, mapping, required, rule
 
 STAGES = ("RequestReceived", "ResponseStarted", "ResponseComplete", "Panic")
 LEVELS = ("None", "Metadata", "Request", "RequestResponse")
-# Resources whose request or response bodies hold credentials.
-SENSITIVE = (("", "secrets"), ("authentication.k8s.io", "tokenreviews"))
+# Resources whose bodies hold credentials, and by level the verbs whose recorded bodies hold them: at
+# Request the request body only (a secret's create, update or patch; a token review's create), at
+# RequestResponse the response too (every secret verb answers with the secret, delete and
+# deletecollection with what they deleted). DeleteOptions and empty bodies hold no credential.
+SENSITIVE = {
+    ("", "secrets"): {
+        "Request": frozenset({"create", "update", "patch"}),
+        "RequestResponse": frozenset({"create", "update", "patch", "get", "list", "watch", "delete", "deletecollection"}),
+    },
+    ("authentication.k8s.io", "tokenreviews"): {"Request": frozenset({"create"}), "RequestResponse": frozenset({"create"})},
+}
 # What a rule may narrow by; a rule without any of them matches every request.
 SELECTORS = ("users", "userGroups", "verbs", "resources", "namespaces", "nonResourceURLs")
 NARROWING = ("users", "userGroups", "verbs", "namespaces")
@@ -91,10 +100,10 @@ def _rule_advice(path: tuple, body: dict) -> Iterator[Finding]:
 
 
 def _resource_entries(body: dict, group: str, resource: str) -> tuple[bool, bool]:
-    """Whether a rule can match requests for a resource, and whether it matches all of them."""
+    """Whether a rule can match requests for a resource, and whether it matches all of them (verbs aside)."""
     if body.get("nonResourceURLs"):
         return False, False
-    narrowed = any(body.get(key) for key in NARROWING)
+    narrowed = any(body.get(key) for key in NARROWING if key != "verbs")
     resources = body.get("resources")
     if not resources:
         return True, not narrowed
@@ -115,33 +124,36 @@ def _resource_entries(body: dict, group: str, resource: str) -> tuple[bool, bool
 
 
 def _secrets_logged(doc: dict) -> Iterator[Finding]:
-    """Request bodies of secrets and token reviews hold credentials; say where the policy records them.
+    """Bodies of secrets and token reviews hold credentials; say where the policy records them.
 
-    The first matching rule wins, so a resource stops being at risk once an earlier rule catches
-    every request for it.
+    The first matching rule wins (policy/checker.go), so a verb of a resource stops being at risk
+    once an earlier rule catches every request with that verb; a rule at Request or RequestResponse
+    exposes the resource only through the verbs whose recorded bodies hold credentials.
     """
     exposed: dict[int, list[str]] = {}
-    # Only rules that log bodies, or that could catch every request (no narrowing), matter here.
-    relevant = [
-        (index, body)
-        for index, body in items(doc.get("rules"))
-        if isinstance(body, dict) and (body.get("level") in ("Request", "RequestResponse") or not any(body.get(key) for key in NARROWING))
-    ]
-    for group, resource in SENSITIVE:
-        for index, body in relevant:
+    rules = [(index, body) for index, body in items(doc.get("rules")) if isinstance(body, dict)]
+    for (group, resource), risky in SENSITIVE.items():
+        pending = risky["RequestResponse"]  # verbs whose requests no earlier rule has caught entirely
+        for index, body in rules:
             can, every = _resource_entries(body, group, resource)
-            if can and body.get("level") in ("Request", "RequestResponse"):
+            if not can:
+                continue
+            verbs = frozenset(v for _j, v in items(body.get("verbs")) if isinstance(v, str)) or pending
+            if pending & verbs & risky.get(body.get("level"), frozenset()):
                 exposed.setdefault(index, []).append(resource)
                 break
             if every:
-                break
+                pending -= verbs
+                if not pending:
+                    break
     for index, resources in sorted(exposed.items()):
         level = mapping(doc["rules"][index]).get("level")
         names = " and ".join(resources)
+        bodies = "request bodies" if level == "Request" else "request and response bodies"
         yield advice(
             "audit-logs-secrets",
             ("rules", index, "level"),
-            f"level {level} records request bodies of {names}, which hold credentials, in the audit log; "
+            f"level {level} records {bodies} of {names}, which hold credentials, in the audit log; "
             f"log {names} at Metadata in an earlier rule",
         )
 

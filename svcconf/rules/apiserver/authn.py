@@ -25,6 +25,15 @@ _EMAIL_MESSAGE = (
 )
 # Host suffixes of issuers that only serve inside a cluster or a private network.
 _PRIVATE_SUFFIXES = (".svc", ".local", ".internal", ".localhost", ".cluster.local", ".lan", ".corp", ".home.arpa")
+# Issuers shared by everyone with an account at the provider (sources in authn.toml), and who that is.
+SHARED_ISSUERS = {
+    "accounts.google.com": "every Google account",
+    "token.actions.githubusercontent.com": "every GitHub Actions workflow",
+    "gitlab.com": "every GitLab.com account and CI job",
+    "app.terraform.io": "every HCP Terraform workspace",
+    "agent.buildkite.com": "every Buildkite pipeline",
+    "appleid.apple.com": "every Apple Account",
+}
 
 
 def old_wording(ctx: Context) -> bool:
@@ -431,12 +440,22 @@ def _public_issuer_advice(base: Path, issuer: dict, jwt: dict) -> Iterator[Findi
     url = issuer.get("url")
     if not isinstance(url, str) or jwt.get("claimValidationRules") or url_problem(url):
         return
-    if is_public_host(urlsplit(url).hostname or ""):
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    who = SHARED_ISSUERS.get(host)
+    if who:
         yield advice(
             "public-issuer-without-claim-rules",
             base + ("issuer", "url"),
-            "this public issuer signs tokens for anyone with an account there; add claimValidationRules "
-            "(e.g. on hd, repository or sub) so that only your users are accepted",
+            f"{host} signs tokens for {who}; without claimValidationRules any of them whose token carries "
+            "one of the audiences is a user of this cluster: add claimValidationRules (e.g. on hd, repository or sub)",
+        )
+    elif is_public_host(host):
+        yield advice(
+            "public-issuer-without-claim-rules",
+            base + ("issuer", "url"),
+            "the issuer is on a public host, so it can sign tokens beyond this cluster; if it serves more than "
+            "your users (a shared or SaaS identity provider), add claimValidationRules that accept only them",
+            Severity.INFO,
         )
 
 

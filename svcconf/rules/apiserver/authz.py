@@ -201,12 +201,13 @@ def _advice(authorizers: list) -> Iterator[Finding]:
     chain = [(i, mapping(a)) for i, a in items(authorizers)]
     for position, (i, authorizer) in enumerate(chain):
         kind = authorizer.get("type")
-        if kind in ("AlwaysAllow", "AlwaysDeny") and position + 1 < len(chain):
+        # AlwaysDeny is not here: it answers NoOpinion, so the authorizers after it still decide.
+        if kind == "AlwaysAllow" and position + 1 < len(chain):
             later = chain[position + 1][0]
             yield advice(
                 "unreachable-authorizer",
                 ("authorizers", later, "type"),
-                f"authorizers after {kind} are never consulted: {kind} decides every request",
+                "authorizers after AlwaysAllow are never consulted: AlwaysAllow allows every request",
             )
     if len(chain) == 1:
         i, only = chain[0]

@@ -50,6 +50,7 @@ def check_advice(doc: dict, ctx: Context) -> Iterator[Finding]:
             ("limits",),
             "no limit of type Server: the total rate of events the API server accepts is unbounded "
             "(per-namespace and per-user limits do not cap many namespaces or users together)",
+            Severity.INFO,
         )
     seen: dict[str, int] = {}
     for i, limit in limits:

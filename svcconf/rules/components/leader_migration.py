@@ -180,6 +180,6 @@ def leader_migration(base: tuple, lm: dict, with_lock: bool, target: tuple) -> I
             yield advice(
                 "unknown-leader-migration-component",
                 path + ("component",),
-                f'component "{component}" is none of kube-controller-manager, cloud-controller-manager or *',
-                Severity.INFO,
+                f'component "{component}" is none of kube-controller-manager, cloud-controller-manager or *: '
+                "every controller manager leaves this controller to another, so none runs it",
             )
