@@ -3,9 +3,8 @@
 Patterns are gitignore patterns, each relative to the folder it belongs to: the configuration
 file's folder for its `exclude` and `per-file-ignores`, the working directory for `--exclude`, the
 folder of each .gitignore. A path matches however it was given (absolute, relative, `./`-prefixed)
-and from whatever working directory. Matching is pathspec's, imported only when a pattern could
-match a path (it contains the pattern's literal text): a pre-commit run on a few named files
-rarely loads it, even with `exclude` patterns configured.
+and from whatever working directory, in time linear in its length (globs.py). In a git work tree a
+file git tracks is never left out by an ignore file, as git never ignores one (gitindex.py).
 """
 
 from __future__ import annotations
@@ -14,7 +13,9 @@ import os
 import stat
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from .globs import Rule, compile_rule, ignored
 
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")  # svcconf's configuration files: never checked as documents
 
@@ -23,52 +24,9 @@ STDIN = "-"
 ALWAYS_SKIPPED = ("node_modules",)  # besides folders whose name starts with a dot
 
 
-# pathspec matches through Python regular expressions, which backtrack: each `*` run can multiply the
-# work by the length of a crafted path (`**/a/**/a/**/b` on `a/a/a/.../c` runs for hours). Patterns
-# with more are refused (command line, configuration file) or not applied (.gitignore files). Worst
-# case measured within these limits: 0.25 s for one 4,000-character path (`**/a/**/a*c`).
-MAX_STAR_RUNS = 3  # `*` and `**` alike; `?` and `[...]` match one character and cost nothing
-MAX_DOUBLE_STARS = 2
-
-
-def too_costly(pattern: str) -> bool:
-    """Whether matching a gitignore pattern could take far longer than linear time on a crafted path."""
-    runs, length = [], 0
-    for char in pattern + "\0":
-        if char == "*":
-            length += 1
-        elif length:
-            runs.append(length)
-            length = 0
-    return len(runs) > MAX_STAR_RUNS or sum(1 for run in runs if run > 1) > MAX_DOUBLE_STARS
-
-
 @lru_cache(maxsize=1024)
-def _spec(lines: tuple[str, ...]) -> Any:
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(lines)
-
-
-@lru_cache(maxsize=1024)
-def _literals(lines: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """For each pattern, text that every path it matches contains: its runs between wildcards, up to any `[` or `\\`."""
-    runs = []
-    for line in lines:
-        line = line.rstrip(" ").removeprefix("!")  # a `!` pattern can decide too: it is kept, without its mark
-        if not line or line.startswith("#"):
-            continue
-        cut = min((at for at in (line.find("["), line.find("\\")) if at >= 0), default=len(line))
-        runs.append(tuple(run for part in line[:cut].replace("?", "*").split("*") if (run := part.strip("/"))))
-    return tuple(runs)
-
-
-def _may_match(lines: tuple[str, ...], relative: str) -> bool:
-    """False when no pattern can match `relative`: then pathspec (~20 ms to import) is not needed to say so.
-
-    A pre-commit run names a few files that its exclude patterns rarely concern, and pays nothing.
-    """
-    return any(all(run in relative for run in runs) for runs in _literals(lines))
+def _rules(lines: tuple[str, ...]) -> tuple[Rule, ...]:
+    return tuple(rule for line in lines if (rule := compile_rule(line)) is not None)
 
 
 def _under(path: str, base: str) -> str | None:
@@ -99,10 +57,9 @@ class Patterns(NamedTuple):
 
     def verdict(self, relative: str, is_dir: bool) -> tuple[bool | None, str]:
         """(True: matched, False: re-included by a `!` pattern, None: no pattern says; the deciding pattern)."""
-        if not _may_match(self.lines, relative):
-            return None, ""
-        result = _spec(self.lines).check_file(relative + "/" if is_dir else relative)
-        return result.include, self.lines[result.index] if result.index is not None else ""
+        rules = _rules(self.lines)
+        matched, index = ignored(rules, relative, is_dir)
+        return matched, rules[index].pattern if index is not None else ""
 
     def reason(self, path: str, is_dir: bool = False) -> str | None:
         """Why `path` (as given) is excluded by these patterns; None when it is not."""
@@ -149,12 +106,11 @@ def per_file_ignored(name: str, table: dict, config_file: str | None) -> set[str
     relative = _relative(name, base)
     if not relative:
         return set()
-    ignored = set()
+    turned_off: set[str] = set()
     for pattern, rules in table.items():
-        lines = (_as_written(pattern, base),)
-        if _may_match(lines, relative) and _spec(lines).match_file(relative):
-            ignored.update(rules)
-    return ignored
+        if ignored(_rules((_as_written(pattern, base),)), relative, False)[0]:
+            turned_off.update(rules)
+    return turned_off
 
 
 # --------------------------------------------------------------------------- git's ignore files
@@ -194,7 +150,7 @@ def _work_tree(folder: str) -> str | None:
 def _read_patterns(path: str, base: str) -> Patterns | None:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = tuple(line for line in handle.read().splitlines() if not too_costly(line))
+            lines = tuple(handle.read().splitlines())
     except OSError:
         return None
     return Patterns(base, lines, path) if any(line.strip() and not line.startswith("#") for line in lines) else None
