@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
+from .gitindex import Tracked, tracked
 from .globs import Rule, compile_rule, ignored
 
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")  # svcconf's configuration files: never checked as documents
@@ -160,13 +161,17 @@ class GitIgnores:
     """The ignore rules in force in each folder of a walk: .git/info/exclude, then each .gitignore from the work tree down.
 
     The deepest file that has a say decides, and the last matching pattern within it, as git
-    reads them; an ignored folder is not entered, so nothing below it comes back. A nested
-    repository (a folder holding `.git`) starts again with its own files. The global excludes
-    file (core.excludesFile) is not read.
+    reads them. A file the index tracks is never ignored, as git never ignores one: an ignored
+    folder is entered only for what it tracks. A nested repository (a folder holding `.git`)
+    starts again with its own files and index. The global excludes file (core.excludesFile) is
+    not read.
     """
 
     def __init__(self, top: str) -> None:
         self._levels: dict[str, tuple[Patterns, ...]] = {}
+        self._roots: dict[str, str] = {}  # folder -> the work tree it lies in
+        self._tracked: dict[str, Tracked | None] = {}  # work tree -> what its index tracks (None: no index read)
+        self._ignored: dict[str, str] = {}  # ignored folders entered for what they track -> why they are ignored
         real = os.path.realpath(top)
         root = _work_tree(real)
         self.active = root is not None
@@ -177,6 +182,7 @@ class GitIgnores:
                 folder = os.path.join(folder, part)
                 levels += self._own(folder, os.path.isfile(os.path.join(folder, ".gitignore")))
             self._levels[real] = levels
+            self._roots[real] = root
 
     def _repository(self, root: str) -> tuple[Patterns, ...]:
         git_dir = _git_dir(root)
@@ -192,14 +198,39 @@ class GitIgnores:
         """Note the rules of a folder the walk entered (its parent's, plus its own .gitignore)."""
         if real_folder in self._levels:
             return
+        parent = os.path.dirname(real_folder)
         if ".git" in entries:
             levels = self._repository(real_folder)
+            self._roots[real_folder] = real_folder
         else:
-            levels = self._levels.get(os.path.dirname(real_folder), ())
+            levels = self._levels.get(parent, ())
+            self._roots[real_folder] = self._roots.get(parent, real_folder)
+            if parent in self._ignored:  # entered for what it tracks: what it does not track stays ignored
+                self._ignored[real_folder] = self._ignored[parent]
         self._levels[real_folder] = levels + self._own(real_folder, ".gitignore" in entries)
 
+    def _is_tracked(self, real_folder: str, name: str, is_dir: bool) -> bool:
+        root = self._roots.get(real_folder)
+        if root is None:
+            return False
+        if root not in self._tracked:
+            self._tracked[root] = tracked(root)  # the index is read once per work tree
+        index = self._tracked[root]
+        relative = _under(os.path.join(real_folder, name), root)
+        return index is not None and relative is not None and relative in (index.folders if is_dir else index.files)
+
     def reason(self, real_folder: str, name: str, is_dir: bool) -> str | None:
-        """Why git ignores the entry `name` of a folder the walk entered; None when it does not."""
+        """Why git ignores the entry `name` of a folder the walk entered; None when it does not (or tracks it)."""
+        why = self._ignore_reason(real_folder, name, is_dir)
+        if why is None or not self._is_tracked(real_folder, name, is_dir):
+            return why
+        if is_dir:  # entered for the tracked files it holds; the rest of it stays ignored
+            self._ignored[os.path.join(real_folder, name)] = why
+        return None
+
+    def _ignore_reason(self, real_folder: str, name: str, is_dir: bool) -> str | None:
+        if real_folder in self._ignored:
+            return self._ignored[real_folder]
         path = os.path.join(real_folder, name)
         for patterns in reversed(self._levels.get(real_folder, ())):
             relative = _under(path, patterns.base)
