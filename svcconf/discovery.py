@@ -19,6 +19,7 @@ from .gitindex import Tracked, tracked
 from .globs import Rule, compile_rule, ignored
 
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")  # svcconf's configuration files: never checked as documents
+CONFIG_FILE = "svcconf's configuration file"  # why a walk leaves one out
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
@@ -302,7 +303,7 @@ def _walk(top: str, selection: Selection, files: list[str], not_regular: list[st
             full = os.path.normpath(os.path.join(folder, name))
             if name in CONFIG_NAMES:  # svcconf's own settings, not a document of a component
                 if skipped is not None:
-                    skipped.append((full, "svcconf's configuration file"))
+                    skipped.append((full, CONFIG_FILE))
                 continue
             why = selection.excluded(full) or (ignores.reason(real, name, False) if ignores is not None else None)
             if why is not None:

@@ -135,9 +135,13 @@ def _names(line: str, start: int, end: int) -> list[tuple[str, int]]:
 
 
 def apply(
-    file: str, text: str, diagnostics: list[Diagnostic], held_by: Callable[[Diagnostic], Iterable[int]] | None = None
+    file: str,
+    text: str,
+    diagnostics: list[Diagnostic],
+    held_by: Callable[[Diagnostic], Iterable[int]] | None = None,
+    suppressed: list[Diagnostic] | None = None,
 ) -> list[Diagnostic]:
-    """Drop suppressed diagnostics; report suppressions that name no rule or match nothing.
+    """Drop suppressed diagnostics (into `suppressed`, when given); report suppressions that name no rule or match nothing.
 
     `held_by(diagnostic)` gives the lines of the keys and list items that hold its value.
     """
@@ -192,6 +196,8 @@ def apply(
         if taken is None:
             kept.append(diagnostic)
         else:
+            if suppressed is not None:
+                suppressed.append(diagnostic)
             order, name = taken
             suppressions[order].used.add(name or "*")
     for suppression in suppressions:
