@@ -20,7 +20,7 @@ from .positions import LINE_BREAK
 
 # Where YAML ends a line (libyaml and PyYAML alike): diagnostics count lines the same way.
 # Reported after inline suppressions are applied: a comment cannot hide them.
-NOT_INLINE = frozenset({"unused-suppression", "unknown-rule"})
+NOT_INLINE = frozenset({"unused-suppression", "unknown-rule", "invalid-suppression"})
 
 
 class Outcome(NamedTuple):
@@ -114,7 +114,7 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
 def _with_suppression(content: str, names: list[str]) -> tuple[str, int]:
     """The line with `names` added to its `# svcconf: ignore[...]` comment, or with a new one; and how many were added."""
     for existing in suppression.find(content):
-        if existing.whole_file:
+        if existing.whole_file or existing.invalid:
             continue
         written = {written for written, _column in existing.names}
         if not existing.names:  # a bare ignore already covers every rule

@@ -107,6 +107,8 @@ def load(name: str) -> Baseline:
         raise BaselineError([f"{name}: no such baseline; write one with `svcconf validate --write-baseline {name}`"]) from None
     except OSError as err:
         raise BaselineError([f"{name}: cannot read the baseline: {(err.strerror or str(err)).lower()}"]) from None
+    except ValueError:  # a NUL in the name
+        raise BaselineError([f"{name}: cannot read the baseline: its name holds a NUL character"]) from None
     if len(data) > MAX_BASELINE_SIZE:
         raise BaselineError([f"{name}: the baseline is over the {MAX_BASELINE_SIZE:,}-byte limit; not read"])
     try:
@@ -241,10 +243,12 @@ def apply(report: Report, baseline: Baseline) -> None:
 
     left = {key: count for key, (count, _line) in baseline.entries.items()}
     kept = []
+    report.baseline_file = baseline.name
     for diagnostic in report.diagnostics:
         key = baseline.key(diagnostic, report.value_hashes.get(diagnostic))
         if left.get(key, 0) > 0:
             left[key] -= 1
+            report.baselined.append(diagnostic)
         else:
             kept.append(diagnostic)
     checked = {baseline.file_key(name): name for name in report.checked}

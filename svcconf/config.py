@@ -108,7 +108,7 @@ def _load_yaml(name: str, data: bytes) -> Config:
     problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message, p.path) for p in document.problems]
     if not isinstance(values, dict):
         raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, "configuration must be a mapping of settings")])
-    findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values))
+    findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values, name))
     locator = Locator(document.root)  # one index of the document for every finding: linear in their number
     for finding in findings:
         line, column = locator.position(finding.path, finding.anchor)
@@ -124,12 +124,25 @@ def _load_toml(name: str, data: bytes) -> Config:
 
     text = data.decode("utf-8", errors="replace")
     try:
-        values = tomllib.loads(text).get("tool", {}).get("svcconf", {})
+        document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(
             [Diagnostic(name, getattr(err, "lineno", 1) or 1, getattr(err, "colno", 1) or 1, "invalid-config", Severity.ERROR, str(err))]
         ) from None
-    findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values))
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, "TOML nested too deeply to read")]) from None
+    tool = document.get("tool", {})
+    values = tool.get("svcconf") if isinstance(tool, dict) else None
+    header = _TOOL_TABLE.search(text)
+    if values is None and header is not None:  # the line that made it the configuration file is inside a string
+        line = text.count("\n", 0, header.start()) + 1
+        message = "[tool.svcconf] is written inside a string, not as a table: no settings are read from it"
+        raise ConfigError([Diagnostic(name, line, 1, "invalid-config", Severity.ERROR, message)])
+    values = {} if values is None else values
+    if not isinstance(values, dict):
+        line = next((i for i, written in enumerate(text.splitlines(), 1) if _assigns(written, "svcconf")), 1)
+        raise ConfigError([Diagnostic(name, line, 1, "invalid-config", Severity.ERROR, "tool.svcconf must be a table of settings")])
+    findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values, name))
     if findings:
         lines = text.splitlines()
         table_line = next((i for i, line in enumerate(lines, 1) if line.strip() == "[tool.svcconf]"), 1)
@@ -175,10 +188,11 @@ def _rule_names(values: dict):
             yield ("per-file-ignores", glob, index), Anchor.VALUE, name
 
 
-def _semantic_findings(values: dict):
+def _semantic_findings(values: dict, config_path: str):
     from .model import Finding
     from .naming import valid_domain
 
+    yield from _baseline_findings(values.get("baseline"), config_path)
     names = [(path, anchor, name) for path, anchor, name in _rule_names(values) if isinstance(name, str) and name != "*"]
     if names:  # the rule docs are read only for a file that names rules
         from .docs import is_rule_name, unknown_rule_message
@@ -197,6 +211,31 @@ def _semantic_findings(values: dict):
     domain = values.get("api-domain")
     if isinstance(domain, str) and not valid_domain(domain):
         yield Finding("invalid-config", ("api-domain",), f"{domain!r} is not a DNS domain such as k8s.io")
+
+
+def _baseline_findings(name, config_path: str):
+    """A configuration file's baseline must be a file in its own folder or below: a repository's settings accept
+    findings only with a record the repository holds (a link out of the folder is followed, and refused too)."""
+    from .model import Finding
+
+    if not isinstance(name, str) or not name:
+        return  # the schema reports it
+    if "\0" in name:
+        yield Finding("invalid-config", ("baseline",), "the baseline's name holds a NUL character, which no file name can")
+        return
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(config_path)))
+    target = os.path.realpath(os.path.join(folder, name))
+    try:
+        inside = os.path.commonpath([folder, target]) == folder
+    except ValueError:  # another drive
+        inside = False
+    if not inside:
+        yield Finding(
+            "invalid-config",
+            ("baseline",),
+            f"baseline {name!r} lies outside the folder of this file ({target}); a configuration file may only name a baseline "
+            "in its folder or below (--baseline names one anywhere)",
+        )
 
 
 def _release(text) -> tuple | None:

@@ -3,9 +3,8 @@
 Patterns are gitignore patterns, each relative to the folder it belongs to: the configuration
 file's folder for its `exclude` and `per-file-ignores`, the working directory for `--exclude`, the
 folder of each .gitignore. A path matches however it was given (absolute, relative, `./`-prefixed)
-and from whatever working directory. Matching is pathspec's, imported only when a pattern could
-match a path (it contains the pattern's literal text): a pre-commit run on a few named files
-rarely loads it, even with `exclude` patterns configured.
+and from whatever working directory, in time linear in its length (globs.py). In a git work tree a
+file git tracks is never left out by an ignore file, as git never ignores one (gitindex.py).
 """
 
 from __future__ import annotations
@@ -14,61 +13,22 @@ import os
 import stat
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from .gitindex import Tracked, tracked
+from .globs import Rule, compile_rule, ignored
 
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")  # svcconf's configuration files: never checked as documents
+CONFIG_FILE = "svcconf's configuration file"  # why a walk leaves one out
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
 ALWAYS_SKIPPED = ("node_modules",)  # besides folders whose name starts with a dot
 
 
-# pathspec matches through Python regular expressions, which backtrack: each `*` run can multiply the
-# work by the length of a crafted path (`**/a/**/a/**/b` on `a/a/a/.../c` runs for hours). Patterns
-# with more are refused (command line, configuration file) or not applied (.gitignore files). Worst
-# case measured within these limits: 0.25 s for one 4,000-character path (`**/a/**/a*c`).
-MAX_STAR_RUNS = 3  # `*` and `**` alike; `?` and `[...]` match one character and cost nothing
-MAX_DOUBLE_STARS = 2
-
-
-def too_costly(pattern: str) -> bool:
-    """Whether matching a gitignore pattern could take far longer than linear time on a crafted path."""
-    runs, length = [], 0
-    for char in pattern + "\0":
-        if char == "*":
-            length += 1
-        elif length:
-            runs.append(length)
-            length = 0
-    return len(runs) > MAX_STAR_RUNS or sum(1 for run in runs if run > 1) > MAX_DOUBLE_STARS
-
-
 @lru_cache(maxsize=1024)
-def _spec(lines: tuple[str, ...]) -> Any:
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(lines)
-
-
-@lru_cache(maxsize=1024)
-def _literals(lines: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """For each pattern, text that every path it matches contains: its runs between wildcards, up to any `[` or `\\`."""
-    runs = []
-    for line in lines:
-        line = line.rstrip(" ").removeprefix("!")  # a `!` pattern can decide too: it is kept, without its mark
-        if not line or line.startswith("#"):
-            continue
-        cut = min((at for at in (line.find("["), line.find("\\")) if at >= 0), default=len(line))
-        runs.append(tuple(run for part in line[:cut].replace("?", "*").split("*") if (run := part.strip("/"))))
-    return tuple(runs)
-
-
-def _may_match(lines: tuple[str, ...], relative: str) -> bool:
-    """False when no pattern can match `relative`: then pathspec (~20 ms to import) is not needed to say so.
-
-    A pre-commit run names a few files that its exclude patterns rarely concern, and pays nothing.
-    """
-    return any(all(run in relative for run in runs) for runs in _literals(lines))
+def _rules(lines: tuple[str, ...]) -> tuple[Rule, ...]:
+    return tuple(rule for line in lines if (rule := compile_rule(line)) is not None)
 
 
 def _under(path: str, base: str) -> str | None:
@@ -99,10 +59,9 @@ class Patterns(NamedTuple):
 
     def verdict(self, relative: str, is_dir: bool) -> tuple[bool | None, str]:
         """(True: matched, False: re-included by a `!` pattern, None: no pattern says; the deciding pattern)."""
-        if not _may_match(self.lines, relative):
-            return None, ""
-        result = _spec(self.lines).check_file(relative + "/" if is_dir else relative)
-        return result.include, self.lines[result.index] if result.index is not None else ""
+        rules = _rules(self.lines)
+        matched, index = ignored(rules, relative, is_dir)
+        return matched, rules[index].pattern if index is not None else ""
 
     def reason(self, path: str, is_dir: bool = False) -> str | None:
         """Why `path` (as given) is excluded by these patterns; None when it is not."""
@@ -149,12 +108,11 @@ def per_file_ignored(name: str, table: dict, config_file: str | None) -> set[str
     relative = _relative(name, base)
     if not relative:
         return set()
-    ignored = set()
+    turned_off: set[str] = set()
     for pattern, rules in table.items():
-        lines = (_as_written(pattern, base),)
-        if _may_match(lines, relative) and _spec(lines).match_file(relative):
-            ignored.update(rules)
-    return ignored
+        if ignored(_rules((_as_written(pattern, base),)), relative, False)[0]:
+            turned_off.update(rules)
+    return turned_off
 
 
 # --------------------------------------------------------------------------- git's ignore files
@@ -194,7 +152,7 @@ def _work_tree(folder: str) -> str | None:
 def _read_patterns(path: str, base: str) -> Patterns | None:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = tuple(line for line in handle.read().splitlines() if not too_costly(line))
+            lines = tuple(handle.read().splitlines())
     except OSError:
         return None
     return Patterns(base, lines, path) if any(line.strip() and not line.startswith("#") for line in lines) else None
@@ -204,13 +162,17 @@ class GitIgnores:
     """The ignore rules in force in each folder of a walk: .git/info/exclude, then each .gitignore from the work tree down.
 
     The deepest file that has a say decides, and the last matching pattern within it, as git
-    reads them; an ignored folder is not entered, so nothing below it comes back. A nested
-    repository (a folder holding `.git`) starts again with its own files. The global excludes
-    file (core.excludesFile) is not read.
+    reads them. A file the index tracks is never ignored, as git never ignores one: an ignored
+    folder is entered only for what it tracks. A nested repository (a folder holding `.git`)
+    starts again with its own files and index. The global excludes file (core.excludesFile) is
+    not read.
     """
 
     def __init__(self, top: str) -> None:
         self._levels: dict[str, tuple[Patterns, ...]] = {}
+        self._roots: dict[str, str] = {}  # folder -> the work tree it lies in
+        self._tracked: dict[str, Tracked | None] = {}  # work tree -> what its index tracks (None: no index read)
+        self._ignored: dict[str, str] = {}  # ignored folders entered for what they track -> why they are ignored
         real = os.path.realpath(top)
         root = _work_tree(real)
         self.active = root is not None
@@ -221,6 +183,7 @@ class GitIgnores:
                 folder = os.path.join(folder, part)
                 levels += self._own(folder, os.path.isfile(os.path.join(folder, ".gitignore")))
             self._levels[real] = levels
+            self._roots[real] = root
 
     def _repository(self, root: str) -> tuple[Patterns, ...]:
         git_dir = _git_dir(root)
@@ -236,14 +199,39 @@ class GitIgnores:
         """Note the rules of a folder the walk entered (its parent's, plus its own .gitignore)."""
         if real_folder in self._levels:
             return
+        parent = os.path.dirname(real_folder)
         if ".git" in entries:
             levels = self._repository(real_folder)
+            self._roots[real_folder] = real_folder
         else:
-            levels = self._levels.get(os.path.dirname(real_folder), ())
+            levels = self._levels.get(parent, ())
+            self._roots[real_folder] = self._roots.get(parent, real_folder)
+            if parent in self._ignored:  # entered for what it tracks: what it does not track stays ignored
+                self._ignored[real_folder] = self._ignored[parent]
         self._levels[real_folder] = levels + self._own(real_folder, ".gitignore" in entries)
 
+    def _is_tracked(self, real_folder: str, name: str, is_dir: bool) -> bool:
+        root = self._roots.get(real_folder)
+        if root is None:
+            return False
+        if root not in self._tracked:
+            self._tracked[root] = tracked(root)  # the index is read once per work tree
+        index = self._tracked[root]
+        relative = _under(os.path.join(real_folder, name), root)
+        return index is not None and relative is not None and relative in (index.folders if is_dir else index.files)
+
     def reason(self, real_folder: str, name: str, is_dir: bool) -> str | None:
-        """Why git ignores the entry `name` of a folder the walk entered; None when it does not."""
+        """Why git ignores the entry `name` of a folder the walk entered; None when it does not (or tracks it)."""
+        why = self._ignore_reason(real_folder, name, is_dir)
+        if why is None or not self._is_tracked(real_folder, name, is_dir):
+            return why
+        if is_dir:  # entered for the tracked files it holds; the rest of it stays ignored
+            self._ignored[os.path.join(real_folder, name)] = why
+        return None
+
+    def _ignore_reason(self, real_folder: str, name: str, is_dir: bool) -> str | None:
+        if real_folder in self._ignored:
+            return self._ignored[real_folder]
         path = os.path.join(real_folder, name)
         for patterns in reversed(self._levels.get(real_folder, ())):
             relative = _under(path, patterns.base)
@@ -315,7 +303,7 @@ def _walk(top: str, selection: Selection, files: list[str], not_regular: list[st
             full = os.path.normpath(os.path.join(folder, name))
             if name in CONFIG_NAMES:  # svcconf's own settings, not a document of a component
                 if skipped is not None:
-                    skipped.append((full, "svcconf's configuration file"))
+                    skipped.append((full, CONFIG_FILE))
                 continue
             why = selection.excluded(full) or (ignores.reason(real, name, False) if ignores is not None else None)
             if why is not None:

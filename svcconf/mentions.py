@@ -28,6 +28,26 @@ def _past_blanks(text: str, at: int) -> int:
     return at
 
 
+def _past_line_breaks(text: str, at: int) -> int:
+    """Past a comment and line breaks to a value written on a later line (`apiVersion:` then an indented value).
+
+    A value on the next line must be indented (else the next line is a key of its own); blank and
+    comment lines between are passed. Each character is passed once.
+    """
+    while at < len(text) and text[at] in "#\r\n":
+        if text[at] == "#":
+            end = text.find("\n", at)
+            at = len(text) if end < 0 else end
+            continue
+        while at < len(text) and text[at] in "\r\n":
+            at += 1
+        indented = _past_blanks(text, at)
+        if indented == at:
+            return at  # not indented: no value follows
+        at = indented
+    return at
+
+
 def api_versions(text: str) -> Iterator[str]:
     """Each value written after an `apiVersion` key: `apiVersion: v`, `"apiVersion": "v"`, quoted or not, in flow or block style."""
     start = 0
@@ -39,6 +59,7 @@ def api_versions(text: str) -> Iterator[str]:
         if at >= len(text) or text[at] != ":":
             continue
         at = _past_blanks(text, at + 1)
+        at = _past_line_breaks(text, at)
         if at < len(text) and text[at] in QUOTES:
             at += 1
         end, limit = at, min(len(text), at + MAX_VALUE + 1)

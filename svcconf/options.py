@@ -173,16 +173,13 @@ def _config_release(config: dict, key: str) -> Release | None:
 
 def _paths(args: argparse.Namespace, config: Config) -> dict:
     """The settings of which files are read: --exclude from the working directory, the config file's from its folder."""
-    from .discovery import MAX_DOUBLE_STARS, MAX_STAR_RUNS, too_costly
+    from .globs import unreadable
 
     given = [("--exclude", p) for p in args.exclude] + [(f"exclude in {config.path}", p) for p in config.values.get("exclude", [])]
     given += [(f"per-file-ignores in {config.path}", p) for p in config.values.get("per-file-ignores", {})]
     for where, pattern in given:
-        if too_costly(pattern):
-            raise OptionsError(
-                f"{where}: {pattern!r} has too many wildcards to match in bounded time "
-                f"(at most {MAX_STAR_RUNS} runs of `*`, {MAX_DOUBLE_STARS} of them `**`)"
-            )
+        if why := unreadable(pattern):
+            raise OptionsError(f"{where}: {pattern!r} {why}")
     respect = args.respect_gitignore if args.respect_gitignore is not None else config.values.get("respect-gitignore", True)
     return {
         "exclude": tuple(args.exclude),

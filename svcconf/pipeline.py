@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from . import catalog, suppression
-from .discovery import STDIN, Selection, discover, per_file_ignored, special
+from .discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ignored, special
 from .document import DocumentChecker
 from .model import Diagnostic, Finding, Path, Severity
 from .naming import Naming
@@ -23,6 +23,9 @@ from .secrets import holds_secret
 from .source import SourceFile, load_bytes, too_large
 
 STDIN_NAME = "<stdin>"
+BASELINE_FILE = "svcconf's baseline file"
+OWN_FILES = (CONFIG_FILE, BASELINE_FILE)  # skipped as svcconf's own files, not left out by a setting
+NOT_FOR_SVCCONF = "does not parse"  # a file skipped as no configuration (mentions.skip_reason), counted as a skipped document
 
 
 # A skipped document as -v lists it: (file, document number, kind, apiVersion, why); kind and apiVersion as written, or None.
@@ -30,10 +33,11 @@ SkippedDocument = tuple[str, int, str | None, str | None, str]
 
 
 class FileResult:
-    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents", "value_hashes")
+    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents", "suppressed", "value_hashes")
 
     def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
         self.diagnostics: list[Diagnostic] = diagnostics or []
+        self.suppressed: list[Diagnostic] = []  # findings an inline suppression accepted
         self.documents = 0
         self.skipped = 0
         self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
@@ -56,6 +60,16 @@ class Report:
         self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
         self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
         self.value_hashes: dict[Diagnostic, str | None] = {}  # with options.value_hashes (see value_hash)
+        # What changed the verdict, for every format to show: findings accepted inline and by the baseline.
+        self.suppressed: list[Diagnostic] = []
+        self.baselined: list[Diagnostic] = []
+        self.baseline_file: str | None = None  # the baseline applied, as given
+
+    @property
+    def excluded(self) -> list[tuple[str, str]]:
+        """(path, why) of each file or folder an ignore file, `exclude` or the size limit left unchecked."""
+        left_out = [(path, why) for path, why in self.skipped_paths if why not in OWN_FILES and not why.startswith(NOT_FOR_SVCCONF)]
+        return left_out + [(d.file, d.message) for d in self.diagnostics if d.rule == "file-too-large"]
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -84,15 +98,17 @@ def _read(path: str) -> BinaryIO:
 
 
 READ_CHUNK = 1 << 20
+HEAD = 64 * 1024  # bytes of a file over the size limit read to see whether it names a group svcconf checks
 
 
-def _load(path: str, name: str, max_size: int) -> SourceFile:
+def _load(path: str, name: str, options: ValidateOptions) -> SourceFile:
     """A file's documents, never reading more than max_size + 1 bytes (stdin, pipes and devices have no size)."""
+    max_size = options.max_file_size
     stream = _read(path)
     try:
         size = _regular_size(stream)
         if size is not None and size > max_size:
-            return SourceFile(name, problems=[too_large(max_size, size)])
+            return SourceFile(name, problems=[too_large(max_size, size, _names_group(stream.read(HEAD), options))])
         chunks = []
         left = max_size + 1
         wanted = size + 1 if size is not None else READ_CHUNK  # a regular file in one read
@@ -107,8 +123,19 @@ def _load(path: str, name: str, max_size: int) -> SourceFile:
         if path != STDIN:
             stream.close()
     if left <= 0:
-        return SourceFile(name, problems=[too_large(max_size)])
+        return SourceFile(name, problems=[too_large(max_size, names=_names_group(b"".join(chunks)[:HEAD], options))])
     return load_bytes(name, b"".join(chunks), max_size=max_size, keep_nodes=False)
+
+
+def _names_group(head: bytes, options: ValidateOptions) -> str | None:
+    """The first apiVersion of a group svcconf checks in a file's first bytes (any encoding read as UTF-8 or UTF-16)."""
+    from .mentions import checked_api_version
+
+    naming = Naming(options.api_domain)
+    texts = [head.decode("utf-8", errors="replace")]
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\0" in head[:64]:
+        texts += [head.decode(encoding, errors="replace") for encoding in ("utf-16-le", "utf-16-be")]
+    return next((found for text in texts if (found := checked_api_version(text, naming))), None)
 
 
 def _regular_size(stream: BinaryIO) -> int | None:
@@ -170,8 +197,10 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     _place(source, unplaced, result.diagnostics)
     result.diagnostics = [_with_fix(d, options) if d.rule == "removed-api-version" else d for d in result.diagnostics]
     # Suppressions first: one for a rule that --select or ignore leaves out is not unused.
-    result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(source))
+    suppressed: list[Diagnostic] = []
+    result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(source), suppressed)
     result.diagnostics = _configure(result.diagnostics, name, options)
+    result.suppressed = _configure(suppressed, name, options)  # only what would have counted
     if options.value_hashes:
         result.value_hashes = _value_hashes(source, result.diagnostics)
     return result
@@ -304,7 +333,7 @@ def _check_file(path: str, options: ValidateOptions) -> FileResult:
     name = stdin_name(options) if path == STDIN else path
     try:
         try:
-            source = _load(path, name, options.max_file_size)
+            source = _load(path, name, options)
         except OSError as err:
             return FileResult([Diagnostic(name, 1, 1, "unreadable-file", Severity.ERROR, f"cannot read file: {err.strerror or err}")])
         return _not_for_svcconf(source, options) or check_source(source, options)
@@ -347,10 +376,13 @@ def _workers(files: list[str], jobs: int) -> tuple[int, list[int]]:
     return min(jobs, len(files), sum(sizes) // BYTES_PER_WORKER), sizes
 
 
-def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple[int, int, list[tuple], list[SkippedDocument], list | None]]:
+def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple]:
     """A worker's files, sent back as plain tuples (a fifth of the pickling cost of FileResults)."""
     results = [check_file(path, options) for path in paths]
-    return [(r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, r.value_hashes) for r in results]
+    return [
+        (r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, r.value_hashes, [tuple(d) for d in r.suppressed])
+        for r in results
+    ]
 
 
 def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
@@ -380,8 +412,9 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for batch in pool.map(_check_many, chunks, [options] * len(chunks)):
-                for documents, skipped, diagnostics, skipped_documents, value_hashes in batch:
+                for documents, skipped, diagnostics, skipped_documents, value_hashes, suppressed in batch:
                     result = FileResult([Diagnostic._make(d) for d in diagnostics])
+                    result.suppressed = [Diagnostic._make(d) for d in suppressed]
                     result.documents, result.skipped = documents, skipped
                     result.skipped_documents, result.value_hashes = skipped_documents, value_hashes
                     results.append(result)
@@ -396,7 +429,7 @@ def _without_baseline(files: list[str], baseline: str, skipped: list[tuple[str, 
     kept = []
     for path in files:
         if path != STDIN and os.path.realpath(path) == real:
-            skipped.append((path, "svcconf's baseline file"))
+            skipped.append((path, BASELINE_FILE))
         else:
             kept.append(path)
     return kept
@@ -425,6 +458,7 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
     results += [_not_regular(path, options) for path in not_regular]
     for result in results:
         report.diagnostics.extend(result.diagnostics)
+        report.suppressed.extend(result.suppressed)
         report.documents += result.documents
         report.skipped += result.skipped
         report.skipped_documents += result.skipped_documents

@@ -80,12 +80,19 @@ def _line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
     return line, offset - start + 1
 
 
-def too_large(max_size: int, size: int | None = None) -> FileProblem:
-    """The problem of a file over the size limit; `size` is None for a stream read only up to the limit."""
+def too_large(max_size: int, size: int | None = None, names: str | None = None) -> FileProblem:
+    """The problem of a file over the size limit; `size` is None for a stream read only up to the limit.
+
+    `names`: an apiVersion of a group svcconf checks, found in the file's first bytes. Padding a
+    failing configuration past the limit must not turn a run green, so such a file is an error.
+    """
     what = f"file is {size:,} bytes, over" if size is not None else "file is over"
-    return FileProblem(
-        "file-too-large", f"{what} the {max_size:,}-byte limit; not checked (see --max-file-size)", severity=Severity.WARNING
-    )
+    if names is None:
+        return FileProblem(
+            "file-too-large", f"{what} the {max_size:,}-byte limit; not checked (see --max-file-size)", severity=Severity.WARNING
+        )
+    message = f"{what} the {max_size:,}-byte limit and names {names}, a group svcconf checks; not checked (see --max-file-size)"
+    return FileProblem("file-too-large", message, severity=Severity.ERROR)
 
 
 def decode(name: str, data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str | None, FileProblem | None]:

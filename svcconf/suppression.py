@@ -5,7 +5,8 @@ list items) of that line hold: on `- kms:` it covers the findings inside that pr
 holding only the comment covers the next line that is not a comment. Names are rule ids or areas
 (`encryption`: every rule of that area); `ignore` without names covers every rule, `ignore-file`
 must name its rules. A name that is no rule or area is reported (`unknown-rule`), as is a
-suppression that matches nothing (`unused-suppression`).
+suppression that matches nothing (`unused-suppression`). A comment that starts `svcconf:` in no
+known form is an error (`invalid-suppression`) and suppresses nothing.
 """
 
 from __future__ import annotations
@@ -15,19 +16,26 @@ from collections.abc import Callable, Iterable
 
 from .model import Diagnostic, Severity
 
-# The rule list `[...]` is matched by hand: a regular expression that looks for its `]` at every
-# `#svcconf:ignore[` of a line without one would rescan the rest of the line each time.
-_COMMENT = re.compile(r"#\s*svcconf:\s*(ignore-file|ignore)\b")
+# A comment that starts `svcconf:` is a suppression in one of these forms or an error: a near miss
+# (`ignore [id]`, `ignore(id)`, `ignore: id`, `ignore id`, `ignore[id`) must never read as a bare
+# `ignore`, which covers every rule. The rule list `[...]` is matched by hand: a regular expression
+# that looks for its `]` at every `#svcconf:ignore[` of a line without one would rescan the rest of
+# the line each time.
+_COMMENT = re.compile(r"#[ \t]*svcconf:")
+_BLANK = re.compile(r"[ \t]*")
+FORMS = "`# svcconf: ignore[rule-id, ...]`, a bare `# svcconf: ignore` or `# svcconf: ignore-file[rule-id, ...]`"
+SHOWN = 60  # characters of a malformed suppression quoted in its diagnostic
 
 
 class Suppression:
-    __slots__ = ("column", "line", "names", "target", "used", "whole_file")
+    __slots__ = ("column", "invalid", "line", "names", "target", "used", "whole_file")
 
-    def __init__(self, line: int, column: int, whole_file: bool, names: list[tuple[str, int]]) -> None:
+    def __init__(self, line: int, column: int, whole_file: bool, names: list[tuple[str, int]], invalid: str = "") -> None:
         self.line = line
         self.column = column
         self.whole_file = whole_file
         self.names = names  # (name, column) as written; empty: every rule
+        self.invalid = invalid  # the comment as written when it is in no known form: it suppresses nothing
         self.target = line  # the line it covers: its own, or the next one for a line holding only comments
         self.used: set[str] = set()
 
@@ -45,25 +53,47 @@ def find(text: str) -> list[Suppression]:
             waiting.clear()
         if "svcconf:" not in line:
             continue
-        start = 0
-        close = -1  # the first `]` after `start` (len(line): none), searched again only once passed
-        while (match := _COMMENT.search(line, start)) is not None:
-            start = match.end()
-            names: list[tuple[str, int]] = []
-            if line.startswith("[", start):
-                if close < start:
-                    close = line.find("]", start)
-                    close = len(line) if close < 0 else close
-                if close < len(line):
-                    names = _names(line, start + 1, close)
-                    start = close + 1
-            suppression = Suppression(number, match.start() + 1, match.group(1) == "ignore-file", names)
+        for suppression in _on_line(line, number):
             found.append(suppression)
-            if comment_only:
+            if comment_only and not suppression.invalid:
                 waiting.append(suppression)
     if found:
         inside = _inside_scalars(text, [(s.line - 1, s.column - 1) for s in found])
         found = [s for s in found if (s.line - 1, s.column - 1) not in inside]
+    return found
+
+
+def _on_line(line: str, number: int) -> list[Suppression]:
+    """Every `# svcconf:` comment of one line, each read as a known form or marked invalid."""
+    found = []
+    start = 0
+    close = -1  # the first `]` after `start` (len(line): none), searched again only once passed
+    while (match := _COMMENT.search(line, start)) is not None:
+        start = match.end()
+        column = match.start() + 1
+        at = _BLANK.match(line, start).end()  # type: ignore[union-attr] - `[ \t]*` always matches
+        keyword = next((word for word in ("ignore-file", "ignore") if line.startswith(word, at)), None)
+        names: list[tuple[str, int]] = []
+        valid = False
+        if keyword is not None:
+            after = at + len(keyword)
+            if line.startswith("[", after):
+                if close < after:
+                    close = line.find("]", after)
+                    close = len(line) if close < 0 else close
+                if close < len(line):
+                    names = _names(line, after + 1, close)
+                    # A reason may follow the list, after a space: `ignore[id]  legacy cluster`.
+                    valid = bool(names) and (close + 1 == len(line) or line[close + 1] in " \t")
+                    start = close + 1
+            else:  # a bare `ignore` ends the line (or comes before another comment)
+                blank = _BLANK.match(line, after).end()
+                valid = keyword == "ignore" and (blank == len(line) or line[blank] == "#")
+                valid = valid or (keyword == "ignore-file" and blank == len(line))  # reported as unknown-rule
+                start = max(start, after)
+        whole_file = keyword == "ignore-file"
+        written = "" if valid else line[match.start() : match.start() + SHOWN]
+        found.append(Suppression(number, column, whole_file, names if valid else [], written))
     return found
 
 
@@ -105,9 +135,13 @@ def _names(line: str, start: int, end: int) -> list[tuple[str, int]]:
 
 
 def apply(
-    file: str, text: str, diagnostics: list[Diagnostic], held_by: Callable[[Diagnostic], Iterable[int]] | None = None
+    file: str,
+    text: str,
+    diagnostics: list[Diagnostic],
+    held_by: Callable[[Diagnostic], Iterable[int]] | None = None,
+    suppressed: list[Diagnostic] | None = None,
 ) -> list[Diagnostic]:
-    """Drop suppressed diagnostics; report suppressions that name no rule or match nothing.
+    """Drop suppressed diagnostics (into `suppressed`, when given); report suppressions that name no rule or match nothing.
 
     `held_by(diagnostic)` gives the lines of the keys and list items that hold its value.
     """
@@ -123,6 +157,11 @@ def apply(
     first: dict[tuple[int | None, str | None], tuple[int, str | None]] = {}
     for order, suppression in enumerate(suppressions):
         scope = None if suppression.whole_file else suppression.target
+        if suppression.invalid:
+            message = f"{suppression.invalid!r} is not a suppression svcconf reads, so it suppresses nothing; write {FORMS}"
+            problems.append(_problem(file, suppression.line, suppression.column, "invalid-suppression", message, Severity.ERROR))
+            suppression.used.add("*")
+            continue
         if not suppression.names:
             if suppression.whole_file:
                 message = (
@@ -157,6 +196,8 @@ def apply(
         if taken is None:
             kept.append(diagnostic)
         else:
+            if suppressed is not None:
+                suppressed.append(diagnostic)
             order, name = taken
             suppressions[order].used.add(name or "*")
     for suppression in suppressions:
@@ -169,5 +210,5 @@ def apply(
     return kept + problems
 
 
-def _problem(file: str, line: int, column: int, rule: str, message: str) -> Diagnostic:
-    return Diagnostic(file, line, column, rule, Severity.WARNING, message)
+def _problem(file: str, line: int, column: int, rule: str, message: str, severity: Severity = Severity.WARNING) -> Diagnostic:
+    return Diagnostic(file, line, column, rule, severity, message)

@@ -53,20 +53,22 @@ def test_every_input_is_declared_and_used() -> None:
     assert {"paths", "target-version", "format", "fail-on", "config", "sarif-file", "migrate-check"} <= declared
 
 
-def _run_step(name: str, tmp_path: Path, **inputs: str) -> subprocess.CompletedProcess:
-    """Run one shell step as GitHub runs it (bash -eo pipefail), its env filled as the step maps the inputs."""
+def _run_step(name: str, tmp_path: Path, cwd: Path = ROOT, extra_env: dict | None = None, **inputs: str) -> subprocess.CompletedProcess:
+    """Run one shell step as GitHub runs it (bash -eo pipefail) in `cwd`, its env filled as the step maps the inputs."""
     step = next(s for s in _steps() if s["name"] == name)
     defaults = {key: spec.get("default", "") for key, spec in _action()["inputs"].items()}
     values = {**defaults, **{key.replace("_", "-"): value for key, value in inputs.items()}}
     env = {**os.environ}
     for variable, expression in step["env"].items():
-        env[variable] = values[INPUT_REFERENCE.search(expression).group(1)]
+        if reference := INPUT_REFERENCE.search(expression):  # others (github.action_path) come in extra_env
+            env[variable] = values[reference.group(1)]
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     python = bin_dir / "python"  # the Python setup-python would provide, with svcconf installed
     python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
     python.chmod(0o755)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    env.update(extra_env or {})
     script = tmp_path / "step.sh"
     script.write_text(step["run"], encoding="utf-8")
     return subprocess.run(
@@ -74,7 +76,7 @@ def _run_step(name: str, tmp_path: Path, **inputs: str) -> subprocess.CompletedP
         check=False,
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         timeout=120,
     )
@@ -131,3 +133,79 @@ def test_readme_workflow_uses_the_action_with_its_inputs() -> None:
     steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
     uses = [step for step in steps if "svcconf" in step.get("uses", "")]
     assert uses and set(uses[0].get("with", {})) <= set(_action()["inputs"])
+
+
+# --------------------------------------------------------------------------- nothing from the repository runs
+
+# What a pull request could add at the root of the checkout, the working folder of every step: each
+# module, if imported, leaves a mark and ends the process with exit code 0, as a passing step would.
+HOSTILE_MODULES = ("yaml", "svcconf", "pip", "sitecustomize", "usercustomize", "ruamel", "pathspec", "rich")
+
+
+def _hostile_checkout(folder: Path) -> None:
+    for module in HOSTILE_MODULES:
+        (folder / f"{module}.py").write_text(
+            f"import pathlib, os\npathlib.Path({str(folder)!r}, 'RAN-{module}').touch()\nos._exit(0)\n", encoding="utf-8"
+        )
+    (folder / "policy.yaml").write_text("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: []\n", encoding="utf-8")
+    (folder / "removed.yaml").write_bytes(REMOVED_VERSION.read_bytes())
+
+
+def _probe_wheel(folder: Path) -> Path:
+    """A wheel of one empty module: the install step installs it for real, from the hostile folder, without a network."""
+    import base64
+    import hashlib
+    import zipfile
+
+    files = {
+        "svcconf_action_probe.py": b"",
+        "svcconf_action_probe-0.0.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: svcconf-action-probe\nVersion: 0.0.0\n",
+        "svcconf_action_probe-0.0.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = "".join(
+        f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},{len(data)}\n"
+        for name, data in files.items()
+    )
+    wheel = folder / "svcconf_action_probe-0.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+        archive.writestr("svcconf_action_probe-0.0.0.dist-info/RECORD", record + "svcconf_action_probe-0.0.0.dist-info/RECORD,,\n")
+    return wheel
+
+
+def test_every_step_runs_the_installed_code_never_the_checkout(tmp_path: Path) -> None:
+    """`python -m` puts the working folder first on sys.path: a pull request's pip.py or yaml.py would run with the step's token."""
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    _hostile_checkout(checkout)
+    shell_steps = [step["name"] for step in _steps() if "run" in step]
+    assert shell_steps == ["Install svcconf", "Validate", "Check for removed API versions"]
+
+    target = tmp_path / "site"
+    install_env = {"SVCCONF_SOURCE": str(_probe_wheel(tmp_path)), "PIP_TARGET": str(target), "PIP_NO_INDEX": "1"}
+    installed = _run_step("Install svcconf", tmp_path, cwd=checkout, extra_env=install_env)
+    assert installed.returncode == 0, installed.stderr
+    assert (target / "svcconf_action_probe.py").exists()  # pip ran, and installed what it was given
+
+    sarif = tmp_path / "out.sarif"
+    validated = _run_step("Validate", tmp_path, cwd=checkout, paths="policy.yaml", sarif_file=str(sarif))
+    assert validated.returncode == 1, validated.stdout + validated.stderr
+    assert "::error file=policy.yaml,line=3" in validated.stdout and "empty-audit-policy" in validated.stdout
+    assert json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]["results"]
+
+    migrated = _run_step("Check for removed API versions", tmp_path, cwd=checkout, paths="removed.yaml")
+    assert migrated.returncode == 1, migrated.stdout + migrated.stderr
+    assert "would change" in migrated.stdout
+
+    assert sorted(path.name for path in checkout.iterdir() if path.name.startswith("RAN-")) == []
+
+
+def test_every_python_command_of_the_action_uses_the_safe_path() -> None:
+    """Each `python` the steps call has -P (the test above runs them; this names a new step that forgets it)."""
+    for step in _steps():
+        for line in step.get("run", "").splitlines():
+            words = line.split()
+            for at, word in enumerate(words):
+                if word in ("python", "python3"):
+                    assert words[at + 1 : at + 2] == ["-P"], (step["name"], line)

@@ -67,7 +67,17 @@ def test_json_contract(project) -> None:
     result = run("validate", "-f", "json", ".")
     report = result.json()
     assert report["version"] == 1
-    assert report["summary"] == {"files": 2, "documents": 2, "errors": 1, "warnings": 1, "infos": 0, "skipped": 0}
+    assert report["summary"] == {
+        "files": 2,
+        "documents": 2,
+        "errors": 1,
+        "warnings": 1,
+        "infos": 0,
+        "skipped": 0,
+        "excluded": 0,
+        "suppressed": 0,
+        "baselined": 0,
+    }
     diagnostic = next(d for d in report["diagnostics"] if d["rule"] == "invalid-key-length")
     assert diagnostic == {
         "file": "enc.yaml",

@@ -3,10 +3,10 @@ working directory, what git ignores left out of folder walks; however paths are 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
@@ -84,8 +84,9 @@ def test_verbose_lists_what_was_left_out_and_why(repo) -> None:
         "svcconf: .svcconf.yaml: skipped: svcconf's configuration file",  # settings, never a document
         "svcconf: deploy/gen/g.yaml: skipped: excluded by 'deploy/gen/' (exclude in .svcconf.yaml)",
         "svcconf: deploy/gen: skipped: excluded by 'deploy/gen/' (exclude in .svcconf.yaml)",
-        "svcconf: deploy/vendor: skipped: excluded by '**/vendor/**' (exclude in .svcconf.yaml)",
-        "svcconf: vendor: skipped: excluded by '**/vendor/**' (exclude in .svcconf.yaml)",
+        # `vendor/**` is what a vendor folder holds, not the folder itself (git's reading: `!vendor/keep.yaml` after it works).
+        "svcconf: deploy/vendor/v.yaml: skipped: excluded by '**/vendor/**' (exclude in .svcconf.yaml)",
+        "svcconf: vendor/top.yaml: skipped: excluded by '**/vendor/**' (exclude in .svcconf.yaml)",
     ]
     assert run("validate", ".").err == ""
 
@@ -188,61 +189,23 @@ def test_a_linked_work_tree_reads_the_shared_info_exclude(tmp_path, monkeypatch)
     assert checked(".") == ["a.yaml"]
 
 
-def test_named_files_no_pattern_concerns_do_not_load_the_matcher(tmp_path) -> None:
-    """A pre-commit run names its files: when no pattern could match them, pathspec (~20 ms) is never imported."""
-    tree(tmp_path, "a.yaml")
-    (tmp_path / ".svcconf.yaml").write_text('exclude: ["**/vendor/**"]\nper-file-ignores:\n  "test/**": [unknown-field]\n')
-    code = "import sys; from svcconf.cli import main; main(['validate', *sys.argv[1:]]); print('pathspec' in sys.modules)"
-    for args, loaded in ((["--no-config", "a.yaml"], "False"), (["a.yaml"], "False"), (["--exclude", "a.*", "a.yaml"], "True")):
-        process = subprocess.run([sys.executable, "-c", code, *args], check=False, capture_output=True, text=True, cwd=tmp_path, timeout=60)
-        assert process.stdout.splitlines()[-1] == loaded, (args, process.stdout, process.stderr)
-
-
 def test_paths_in_reports_keep_the_spelling_given(repo) -> None:
     assert checked(os.path.join(".", "a.yaml")) == ["./a.yaml"]
 
 
-def test_a_path_no_pattern_can_match_is_told_apart_without_pathspec() -> None:
-    """Skipping pathspec is only right when it would find no pattern that decides: checked on random patterns and paths."""
-    import random
-    import warnings
-
-    import pathspec
-
-    from svcconf.discovery import _may_match
-
-    rng = random.Random(20261125)
-    pattern_chars = ["a", "b", "ab", "/", "*", "**", "?", "[ab]", "[", "]", "!", "\\", " ", "#", ".", "/**/"]
-    path_chars = ["a", "b", "ab", "/", ".", " ", "#", "!", "[", "*"]
-    disagreements = []
-    for _ in range(3000):
-        lines = tuple("".join(rng.choices(pattern_chars, k=rng.randint(1, 6))) for _ in range(rng.randint(1, 3)))
-        path = "".join(rng.choices(path_chars, k=rng.randint(1, 8))).strip("/") or "a"
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", FutureWarning)  # re's warning about `[[` in the regex pathspec builds
-                spec = pathspec.GitIgnoreSpec.from_lines(lines)
-        except ValueError:  # a pattern gitignore cannot read (pathspec refuses it too when it is used)
-            continue
-        for candidate in (path, path + "/"):
-            if not _may_match(lines, candidate) and spec.check_file(candidate).include is not None:
-                disagreements.append((lines, candidate))
-    assert disagreements == []
-
-
-@pytest.mark.parametrize("pattern", ["**/a/**/a/**/b", "*a*a*a*b", "a/**/*b*/**/c"])
-def test_patterns_too_costly_to_match_are_refused(repo, pattern) -> None:
+@pytest.mark.parametrize("pattern", ["deploy\\", "deploy/[gen", "deploy//gen"])
+def test_a_pattern_that_can_match_nothing_is_refused(repo, pattern) -> None:
+    """git reads such a line and never matches it; written in a setting it is a mistake, said with its reason (exit code 2)."""
     result = run("validate", "--exclude", pattern, ".")
-    assert result.code == 2 and "too many wildcards" in result.err
-    (repo / ".svcconf.yaml").write_text(f'exclude: ["{pattern}"]\n', encoding="utf-8")
-    result = run("migrate", ".")
-    assert result.code == 2 and f"exclude in .svcconf.yaml: {pattern!r}"  # named from the working directory in result.err
-    (repo / ".svcconf.yaml").write_text(f'per-file-ignores:\n  "{pattern}": [unknown-field]\n', encoding="utf-8")
-    assert run("validate", ".").code == 2
+    assert result.code == 2 and f"--exclude: {pattern!r}" in result.err and "matches nothing" in result.err
+    (repo / ".svcconf.yaml").write_text(f"exclude: [{json.dumps(pattern)}]\n", encoding="utf-8")
+    result = run("validate", "-f", "json", "-o", "report.json", ".")
+    assert result.code == 2 and f"exclude in .svcconf.yaml: {pattern!r}" in result.err
+    assert "matches nothing" in json.loads((repo / "report.json").read_text(encoding="utf-8"))["error"]
 
 
-def test_a_gitignore_pattern_too_costly_to_match_is_not_applied(tmp_path, monkeypatch) -> None:
-    """A crafted .gitignore and a deep folder chain: matching `**/a/**/a/**/b` at every level would run for minutes."""
+def test_a_crafted_gitignore_on_a_deep_folder_chain_is_matched_in_linear_time(tmp_path, monkeypatch) -> None:
+    """Matching `**/a/**/a/**/b` at every level with backtracking regular expressions ran for minutes."""
     deep = tmp_path.joinpath("b", *["a"] * 400)
     deep.mkdir(parents=True)
     tree(tmp_path, "b.yaml", str(deep.relative_to(tmp_path) / "c.yaml"))

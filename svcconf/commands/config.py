@@ -43,17 +43,19 @@ def run(args) -> int:
     except OptionsError as err:
         error(str(err))
         return EXIT_USAGE
-    settings = effective_settings(options)
+    from .validate import baseline_name
+
+    settings = effective_settings(options, baseline_name(args, config))
     if args.format == "json":
         from ..report.escape import json_text
 
         sys.stdout.write(json_text(settings) + "\n")
     else:
-        sys.stdout.writelines(f"{line}\n" for line in _text(settings, _notes(options, args.no_config)))
+        sys.stdout.writelines(f"{line}\n" for line in _text(settings, _notes(options, args.no_config, settings["baseline"])))
     return EXIT_OK
 
 
-def effective_settings(options) -> dict:
+def effective_settings(options, baseline: str | None = None) -> dict:
     """The settings of a validate run, keyed as the configuration file spells them (as the flag where it has no key)."""
     from ..catalog import format_release
 
@@ -77,10 +79,11 @@ def effective_settings(options) -> dict:
         "bootstrap": options.bootstrap,
         "fs-checks": options.fs_checks,
         "jobs": options.jobs,
+        "baseline": baseline,  # findings recorded there do not count
     }
 
 
-def _notes(options, no_config: bool) -> dict[str, str]:
+def _notes(options, no_config: bool, baseline: str | None) -> dict[str, str]:
     """What a reader of the text output needs beside a value: where it came from, what an empty one means."""
     notes = {}
     if options.config_file is None:
@@ -93,6 +96,7 @@ def _notes(options, no_config: bool) -> dict[str, str]:
         notes["per-file-ignores"] = f"patterns relative to the folder of {options.config_file}"
     if options.bootstrap is None:
         notes["bootstrap"] = "inferred from the kinds each file holds"
+    notes["baseline"] = "findings recorded there do not count" if baseline else "none: every finding counts"
     return notes
 
 

@@ -83,7 +83,7 @@ def _patch_name(path: str) -> str:
 
 def run(args) -> int:
     from ..config import ConfigError, read_config
-    from ..discovery import Selection, discover
+    from ..discovery import CONFIG_FILE, Selection, discover
     from ..migrate import FileOutcome, migrate_bytes, write_atomic
     from ..model import Severity
     from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, migrate_options, paths_to_read
@@ -103,7 +103,12 @@ def run(args) -> int:
         error(str(err))
         return EXIT_USAGE
     selection = Selection.of(options)
-    files, unreadable = discover(paths, selection)
+    skipped: list[tuple[str, str]] = []
+    files, unreadable = discover(paths, selection, skipped=skipped)
+    # A setting that leaves a file unread changes what --check answers: each one is said, as validate -v says it.
+    for path, why in skipped:
+        if why != CONFIG_FILE:
+            error(f"{path}: not read: {why}")
     outcomes = []
     failed = False
     unwritten: set[str] = set()  # files that would change but are symbolic links not to follow
@@ -111,7 +116,8 @@ def run(args) -> int:
     for path in files:
         if path == STDIN:
             data = sys.stdin.buffer.read()
-            if args.stdin_filename and selection.excluded(args.stdin_filename):
+            if args.stdin_filename and (why := selection.excluded(args.stdin_filename)):
+                error(f"{args.stdin_filename}: not converted: {why}")
                 outcome = FileOutcome(args.stdin_filename, data)  # excluded as the file it stands for: passed through unchanged
             else:
                 outcome = migrate_bytes(args.stdin_filename or STDIN_NAME, data, options)

@@ -41,9 +41,6 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 whatever the findings (usage errors and unreadable paths still exit 2)"
     )
-    parser.add_argument(
-        "--baseline", metavar="FILE", help="findings recorded in FILE do not count; entries no longer found are reported (baseline-stale)"
-    )
     accepting = parser.add_mutually_exclusive_group()
     accepting.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE (a baseline) and exit 0")
     accepting.add_argument(
@@ -91,6 +88,9 @@ def add_settings_arguments(parser) -> None:
     )
     parser.add_argument(
         "--fs-checks", action="store_true", help="also check files named by absolute paths (kubeconfigs, plugin configs): run on the node"
+    )
+    parser.add_argument(
+        "--baseline", metavar="FILE", help="findings recorded in FILE do not count; entries no longer found are reported (baseline-stale)"
     )
     add_shared_arguments(parser)
 
@@ -145,6 +145,11 @@ def _write(report, args) -> bool:
         color = args.format == "text" and use_color(args.color, stream)
         # On a terminal stderr already shows why the run failed; a report file must say it itself.
         render(report, args.format, stream, color=color, failures_on_stderr=not args.output, statistics=args.statistics, quiet=args.quiet)
+    if args.format == "gitlab" and not report.failures:
+        # Code Quality has no place for notes about the run: the job log shows what changed the verdict.
+        from ..report.text_format import summary
+
+        error(summary(report))
     return True
 
 
@@ -249,15 +254,22 @@ def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) ->
             error(f"warning: {path}: {skipped[os.path.normpath(path)]}; not checked")
 
 
+def baseline_name(args, config) -> str | None:
+    """The baseline a run applies: --baseline, else the configuration file's (relative to that file's folder), else None."""
+    if args.baseline:
+        return args.baseline
+    name = config.values.get("baseline")
+    return os.path.join(os.path.dirname(config.path), name) if name else None
+
+
 def _read_baseline(args, config):
-    """The baseline this run applies (--baseline, else the configuration file's), None when there is none or one is written."""
-    name = args.baseline or config.values.get("baseline")
+    """The baseline this run applies, None when there is none or one is written."""
+    name = baseline_name(args, config)
     if not name or args.write_baseline:
         return None
     from ..baseline import load
 
-    # The configuration file's baseline is relative to that file's folder.
-    return load(name if args.baseline else os.path.join(os.path.dirname(config.path), name))
+    return load(name)
 
 
 def _accept_findings(args, report, baseline) -> None:
@@ -285,4 +297,5 @@ def _accept_findings(args, report, baseline) -> None:
         error(
             f"added {outcome.added} suppression{'s' if outcome.added != 1 else ''} to {outcome.files} file{'s' if outcome.files != 1 else ''}"
         )
+        report.suppressed += [d for d in report.diagnostics if d in outcome.suppressed]
         report.diagnostics = [d for d in report.diagnostics if d not in outcome.suppressed]

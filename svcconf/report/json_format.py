@@ -20,6 +20,9 @@ def summary_dict(report: Report) -> dict:
         "warnings": report.warnings,
         "infos": report.infos,
         "skipped": report.skipped,
+        "excluded": len(report.excluded),  # files and folders an ignore file, exclude or the size limit left unchecked
+        "suppressed": len(report.suppressed),  # findings inline suppressions accepted
+        "baselined": len(report.baselined),  # findings the baseline accepted
     }
 
 
@@ -28,7 +31,12 @@ def as_dict(report: Report) -> dict:
         "version": SCHEMA_VERSION,
         "summary": summary_dict(report),
         "config": report.options.config_file,  # the configuration file applied, or null
+        "baseline": report.baseline_file,  # the baseline applied, or null
         "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
+        # What the verdict leaves out, and why: findings accepted inline or by the baseline, paths not checked.
+        "accepted": [{**diagnostic_dict(d), "acceptedBy": "suppression"} for d in report.suppressed]
+        + [{**diagnostic_dict(d), "acceptedBy": "baseline"} for d in report.baselined],
+        "excluded": [{"file": path, "reason": why} for path, why in report.excluded],
     }
     if report.failures:  # the run failed (exit code 2): the diagnostics are not the whole answer
         document["error"] = "; ".join(report.failures)
@@ -53,4 +61,4 @@ def diagnostic_dict(d: Diagnostic) -> dict:
 
 
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
-    stream.write(json_text(as_dict(report), item_lists=("diagnostics",)) + "\n")
+    stream.write(json_text(as_dict(report), item_lists=("diagnostics", "accepted", "excluded")) + "\n")

@@ -8,6 +8,7 @@ from xml.etree import ElementTree as ET
 from ..model import Severity
 from ..pipeline import Report
 from .escape import file_name, printable
+from .text_format import summary
 
 
 def _line(d) -> str:
@@ -23,6 +24,20 @@ def _failure_message(failing: list) -> str:
     return f"{', '.join(counts)}: {failing[0].rule}"
 
 
+def _properties(suite: ET.Element, report: Report) -> None:
+    """The settings that changed the verdict, and what they accepted: the configuration file, the baseline, suppressions."""
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (
+        ("config", report.options.config_file or ""),
+        ("baseline", report.baseline_file or ""),
+        ("baselined", str(len(report.baselined))),
+        ("suppressed", str(len(report.suppressed))),
+        ("excluded", str(len(report.excluded))),
+    ):
+        ET.SubElement(properties, "property", name=name, value=printable(value))
+    ET.SubElement(suite, "system-out").text = summary(report)
+
+
 def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
     fail_on = Severity.parse(report.options.fail_on)
     by_file: dict[str, list] = {name: [] for name in report.checked}  # clean files are passed test cases
@@ -34,11 +49,12 @@ def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
         suites,
         "testsuite",
         name="svcconf validate",
-        tests=str(max(len(by_file) + (1 if report.failures else 0), 1)),
+        tests=str(max(len(by_file) + len(report.excluded) + (1 if report.failures else 0), 1)),
         failures=str(sum(1 for ds in failing.values() if ds)),
         errors="1" if report.failures else "0",
-        skipped="0",
+        skipped=str(len(report.excluded)),
     )
+    _properties(suite, report)
     if not by_file and not report.failures:
         ET.SubElement(suite, "testcase", classname="svcconf", name=f"{report.files} files")
     for file, diagnostics in by_file.items():
@@ -49,6 +65,9 @@ def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
         others = [d for d in diagnostics if d.severity < fail_on]
         if others:
             ET.SubElement(case, "system-out").text = "\n".join(_line(d) for d in others)
+    for path, why in report.excluded:  # left out by a setting: shown as skipped, never as passed
+        case = ET.SubElement(suite, "testcase", classname="svcconf", name=printable(path))
+        ET.SubElement(case, "skipped", message=printable(why))
     if report.failures:
         case = ET.SubElement(suite, "testcase", classname="svcconf", name="svcconf run")
         message = printable("; ".join(report.failures))

@@ -74,38 +74,64 @@ def _rules(rule_ids: list[str]) -> list[dict]:
     return rules
 
 
+def _result(d, index: dict[str, int], location_of) -> dict:
+    location: dict = {
+        "physicalLocation": {
+            "artifactLocation": location_of(d.file),
+            "region": {"startLine": d.line, "startColumn": d.column},
+        }
+    }
+    if d.path_text:
+        location["logicalLocations"] = [{"fullyQualifiedName": d.path_text, "kind": "member"}]
+    result = {
+        "ruleId": d.rule,
+        "ruleIndex": index[d.rule],
+        "level": _LEVEL[d.severity],
+        "message": {"text": f"{d.path_text}: {d.message}" if d.path_text else d.message},
+        "locations": [location],
+    }
+    if d.document is not None:
+        result["properties"] = {"document": d.document, "apiVersion": d.api_version, "kind": d.kind}
+    if d.fix:
+        result.setdefault("properties", {})["fix"] = d.fix
+    return result
+
+
+def _invocation(report: Report, location_of) -> dict:
+    """Whether the run did its job, and each path it left unchecked (a note, so that nothing is left out unseen)."""
+    invocation: dict = {"executionSuccessful": not report.failures}
+    notes = [{"level": "error", "message": {"text": failure}} for failure in report.failures]
+    notes += [
+        {
+            "level": "note",
+            "message": {"text": f"{path}: not checked: {why}"},
+            "locations": [{"physicalLocation": {"artifactLocation": location_of(path)}}],
+        }
+        for path, why in report.excluded
+    ]
+    if notes:
+        invocation["toolExecutionNotifications"] = notes
+    return invocation
+
+
 def as_dict(report: Report, root: str | None = None) -> dict:
     root = root or source_root(os.getcwd())
-    rule_ids = sorted({d.rule for d in report.diagnostics})
+    rule_ids = sorted({d.rule for d in (*report.diagnostics, *report.suppressed, *report.baselined)})
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
-    results = []
     artifacts: dict[str, dict] = {}  # per file: a path is made relative once, not once per finding
-    for d in report.diagnostics:
-        if d.file not in artifacts:
-            artifacts[d.file] = artifact_location(d.file, root)
-        location: dict = {
-            "physicalLocation": {
-                "artifactLocation": artifacts[d.file],
-                "region": {"startLine": d.line, "startColumn": d.column},
-            }
-        }
-        if d.path_text:
-            location["logicalLocations"] = [{"fullyQualifiedName": d.path_text, "kind": "member"}]
-        result = {
-            "ruleId": d.rule,
-            "ruleIndex": index[d.rule],
-            "level": _LEVEL[d.severity],
-            "message": {"text": f"{d.path_text}: {d.message}" if d.path_text else d.message},
-            "locations": [location],
-        }
-        if d.document is not None:
-            result["properties"] = {"document": d.document, "apiVersion": d.api_version, "kind": d.kind}
-        if d.fix:
-            result.setdefault("properties", {})["fix"] = d.fix
-        results.append(result)
-    invocation: dict = {"executionSuccessful": not report.failures}
-    if report.failures:
-        invocation["toolExecutionNotifications"] = [{"level": "error", "message": {"text": failure}} for failure in report.failures]
+
+    def location_of(file: str) -> dict:
+        if file not in artifacts:
+            artifacts[file] = artifact_location(file, root)
+        return artifacts[file]
+
+    results = [_result(d, index, location_of) for d in report.diagnostics]
+    # Accepted findings stay in the log, marked as suppressed: code scanning shows them as such, never as fixed.
+    for d in report.suppressed:
+        results.append({**_result(d, index, location_of), "suppressions": [{"kind": "inSource", "status": "accepted"}]})
+    for d in report.baselined:
+        justification = f"recorded in the baseline {report.baseline_file}"
+        results.append({**_result(d, index, location_of), "suppressions": [{"kind": "external", "justification": justification}]})
     run: dict = {
         "tool": {
             "driver": {
@@ -115,13 +141,22 @@ def as_dict(report: Report, root: str | None = None) -> dict:
                 "rules": _rules(rule_ids),
             }
         },
-        "invocations": [invocation],
+        "invocations": [_invocation(report, location_of)],
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": file_uri(root).rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": results,
+        "properties": {
+            "config": report.options.config_file,
+            "baseline": report.baseline_file,
+            "suppressed": len(report.suppressed),
+            "baselined": len(report.baselined),
+            "excluded": len(report.excluded),
+        },
     }
-    if report.options.config_file:  # the settings applied: a repository's file that ignores rules is never unseen
-        run["artifacts"] = [{"location": artifact_location(report.options.config_file, root), "roles": ["userSpecifiedConfiguration"]}]
+    # The settings applied: a repository's file that ignores rules or accepts findings is never unseen.
+    settings = [name for name in (report.options.config_file, report.baseline_file) if name]
+    if settings:
+        run["artifacts"] = [{"location": artifact_location(name, root), "roles": ["userSpecifiedConfiguration"]} for name in settings]
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 

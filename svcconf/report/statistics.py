@@ -32,6 +32,7 @@ def write(report: Report, fmt: str, stream: TextIO, *, summary_line: bool = True
             "statistics": [{"rule": rule, "severity": severity, "count": count} for rule, severity, count in rows],
             "summary": summary_dict(report),
             "config": report.options.config_file,
+            "baseline": report.baseline_file,
         }
         if report.failures:
             document["error"] = "; ".join(report.failures)

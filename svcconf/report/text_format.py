@@ -20,10 +20,23 @@ def summary(report: Report) -> str:
     if report.infos:
         parts.append(_plural(report.infos, "info"))
     checked = report.documents - report.skipped
-    config = f"; config: {printable(report.options.config_file)}" if report.options.config_file else ""
+    excluded = f", {len(report.excluded)} excluded" if report.excluded else ""
     return (
-        f"{', '.join(parts)} in {_plural(report.files, 'file')} ({_plural(checked, 'document')} checked, {report.skipped} skipped{config})"
+        f"{', '.join(parts)} in {_plural(report.files, 'file')} "
+        f"({_plural(checked, 'document')} checked, {report.skipped} skipped{excluded}{''.join(f'; {note}' for note in settings(report))})"
     )
+
+
+def settings(report: Report) -> list[str]:
+    """What changed the verdict beside the files: the configuration file, the baseline and what it and inline suppressions accepted."""
+    notes = []
+    if report.options.config_file:
+        notes.append(f"config: {printable(report.options.config_file)}")
+    if report.baseline_file:
+        notes.append(f"baseline: {printable(report.baseline_file)} ({len(report.baselined)} accepted)")
+    if report.suppressed:
+        notes.append(f"{len(report.suppressed)} suppressed inline")
+    return notes
 
 
 def closing_lines(report: Report, failures: bool, *, summary_line: bool = True) -> list[str]:

@@ -77,6 +77,9 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
             else None
         )
         failures += check_process(case, migrated)
+        from .settings import check_settings  # hostile .gitignore, exclude and baseline around the case's file
+
+        failures += check_settings(case)
     return failures
 
 

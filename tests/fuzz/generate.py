@@ -36,6 +36,7 @@ TEXT_MUTATIONS = (
     ("many-alias-documents", 1, m.many_alias_documents),
     ("many-documents", 1, m.many_documents),
     ("empty-documents", 1, m.empty_documents),
+    ("suppression-comment", 3, m.suppression_comment),
 )
 WEIGHT_SECRETS = 8
 WEIGHT_DAMAGE = 8

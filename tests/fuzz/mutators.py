@@ -330,3 +330,85 @@ def plant_secrets(rng: Rng, text: str, index: int) -> Planted | None:
             text = edit(text)
             done.add(position)
     return Planted(text, values.marker_texts(marker))
+
+
+# --------------------------------------------------------------------------- settings a pull request controls
+
+
+SUPPRESSION_NEAR_MISSES = (
+    "# svcconf: ignore [{rule}]",
+    "# svcconf: ignore[{rule}",
+    "# svcconf: ignore({rule})",
+    "# svcconf: ignore: {rule}",
+    "# svcconf: ignore {rule}",
+    "# svcconf: ignore[]",
+    "#svcconf:ignore[{rule}]x",
+    "# svcconf: ignore-file",
+    "# svcconf:",
+    "# svcconf: ignore[{rule}] " + "# svcconf: ignore[" * 50,
+)
+
+
+def suppression_comment(rng: Rng, text: str) -> str | None:
+    """A suppression comment, well formed or a near miss, at the end of a line or on a line of its own."""
+    lines = text.split("\n")
+    if len(lines) < 2:
+        return None
+    rule = rng.choice(("unknown-field", "wrong-type", "invalid-value", "encryption", "no-such-rule", "*"))
+    comment = rng.choice((*SUPPRESSION_NEAR_MISSES, "# svcconf: ignore[{rule}]", "# svcconf: ignore")).format(rule=rule)
+    at = rng.randrange(len(lines))
+    if rng.random() < 0.5 and not lines[at].rstrip().endswith(("|", ">", "|-", ">-")):
+        lines[at] = f"{lines[at]}  {comment}"
+    else:
+        lines.insert(at, comment)
+    return "\n".join(lines)
+
+
+# Patterns git reads: the costly, the broken (lone backslash, unclosed bracket, `//`), negations and odd characters.
+HOSTILE_PATTERNS = (
+    "**/a/**/a*c",
+    "**/a/**/a/**/b",
+    "*a*a*a*a*b",
+    "a/**/*b*/**/c",
+    "enc.yaml\\",
+    "[enc.yaml",
+    "deploy//enc.yaml",
+    "!enc.yaml",
+    "*.yaml",
+    "enc.yaml",
+    "/deploy/",
+    "**",
+    "\\!x\\ ",
+    "[!/]*",
+    "[z-a]",
+    "#*.yaml",
+    "\x00",
+    "\u202e.yaml",
+)
+
+
+def pattern_lines(rng: Rng, count: int | None = None) -> list[str]:
+    """Lines for a `.gitignore` or an `exclude` setting: hostile patterns, some repeated hundreds of times with a variation."""
+    lines = [rng.choice(HOSTILE_PATTERNS) for _ in range(count or rng.randint(1, 8))]
+    if rng.random() < 0.3:
+        lines += [f"**/a/**/a*{'?' * (i % 7)}c{i}" for i in range(rng.choice((100, 1000)))]
+    return lines
+
+
+def baseline_text(rng: Rng, file: str) -> bytes:
+    """A baseline file as a pull request could write it: valid, broken, huge, deep, or naming files outside."""
+    entry = {"file": file, "rule": "unknown-field", "apiVersion": None, "kind": None, "path": "x", "value": None, "count": 1}
+    choice = rng.randrange(8)
+    if choice == 0:
+        return b'{"svcconf-baseline": 1, "entries": [' + b"[" * 100_000 + b"]" * 100_000 + b"]}"
+    if choice == 1:
+        return b'{"svcconf-baseline": 1, "entries": [{"count": 1' + b"0" * 10_000 + b"}]}"
+    if choice == 2:
+        entry["file"] = rng.choice(("../../etc/passwd", "/tmp/x.yaml", "a\x00b", "\u202e.yaml"))
+    if choice == 3:
+        entry["count"] = rng.choice((0, -1, 10**30, True, "1"))
+    if choice == 4:
+        return bytes(rng.randrange(256) for _ in range(rng.randint(0, 200)))
+    import json
+
+    return json.dumps({"svcconf-baseline": 1, "entries": [entry] * rng.randint(1, 3)}).encode()

@@ -1,0 +1,93 @@
+"""Inline suppressions fail closed: a comment that starts `svcconf:` in no known form is an error and hides nothing."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from svcconf.model import Severity
+from svcconf.pipeline import check_text
+
+# rules[1] can never match (rules[0] takes every request): unreachable-audit-rule (warning) at 5:5.
+POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n  - level: None{comment}\n    verbs: [watch]\n"
+
+
+def found(comment: str) -> list[tuple[int, int, str, str]]:
+    return sorted((d.line, d.column, d.rule, str(d.severity)) for d in check_text(POLICY.format(comment=comment)).diagnostics)
+
+
+UNREACHABLE = (5, 5, "unreachable-audit-rule", "warning")
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# svcconf: ignore [unreachable-audit-rule]",
+        "# svcconf: ignore[unreachable-audit-rule",
+        "# svcconf: ignore(unreachable-audit-rule)",
+        "# svcconf: ignore: unreachable-audit-rule",
+        "# svcconf: ignore unreachable-audit-rule",
+        "# svcconf: ignore[]",
+        "# svcconf: ignore[ , ]",
+        "# svcconf: ignore[unreachable-audit-rule]x",
+        "# svcconf: ignored",
+        "# svcconf: ignore-files[unreachable-audit-rule]",
+        "# svcconf: disable",
+        "# svcconf:",
+        "#svcconf:ignore{unreachable-audit-rule}",
+    ],
+)
+def test_a_near_miss_suppresses_nothing_and_is_an_error(comment: str) -> None:
+    at = len("  - level: None") + 3  # the `#` after two spaces
+    assert found("  " + comment) == [UNREACHABLE, (5, at, "invalid-suppression", "error")]
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# svcconf: ignore[unreachable-audit-rule]",
+        "#svcconf:ignore[unreachable-audit-rule]",
+        "# svcconf:  ignore[ unreachable-audit-rule , unreachable-audit-rule ]",
+        "# svcconf: ignore[unreachable-audit-rule]  kept until the policy is split",
+        "# svcconf: ignore",
+        "# svcconf: ignore   ",
+        "# svcconf: ignore  # the whole line",
+        "# svcconf: ignore[audit]",
+    ],
+)
+def test_the_known_forms_still_suppress(comment: str) -> None:
+    assert found("  " + comment) == []
+
+
+def test_a_malformed_suppression_on_a_line_of_its_own_covers_nothing() -> None:
+    text = POLICY.format(comment="").replace("  - level: None", "  # svcconf: ignore (every rule)\n  - level: None")
+    diagnostics = sorted(check_text(text).diagnostics, key=lambda d: d.line)
+    assert sorted((d.line, d.rule, d.severity) for d in diagnostics) == [
+        (5, "invalid-suppression", Severity.ERROR),
+        (6, "unreachable-audit-rule", Severity.WARNING),
+    ]
+    assert "'# svcconf: ignore (every rule)' is not a suppression svcconf reads" in diagnostics[0].message
+
+
+def test_svcconf_inside_a_string_is_text_not_a_suppression() -> None:
+    text = POLICY.format(comment="") + 'omitStages: ["# svcconf: ignore [x]"]\n'
+    assert not any(d.rule == "invalid-suppression" for d in check_text(text).diagnostics)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "a: 1 " + "# svcconf: ignore " * 20_000,
+        "a: 1 " + "#svcconf:ignore[x" * 20_000,
+        "a: 1 " + "#svcconf:ignore-file" * 20_000,
+        "a: 1 # svcconf: ignore" + " " * 200_000 + "x",
+        "a: 1 # svcconf: ignore[" + "a," * 100_000 + "x",
+        "a: 1 " + "#svcconf:" * 30_000,
+    ],
+)
+def test_a_line_of_many_near_misses_is_read_in_linear_time(line: str) -> None:
+    started = time.process_time()
+    diagnostics = check_text(POLICY.format(comment="") + line + "\n").diagnostics
+    assert time.process_time() - started < 10  # quadratic work on these lines takes minutes
+    assert "unreachable-audit-rule" in {d.rule for d in diagnostics}  # nothing on another line was hidden
