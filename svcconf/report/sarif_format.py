@@ -102,6 +102,8 @@ def as_dict(report: Report, root: str | None = None) -> dict:
             result["properties"] = {"document": d.document, "apiVersion": d.api_version, "kind": d.kind}
         if d.fix:
             result.setdefault("properties", {})["fix"] = d.fix
+        if d.migrated:
+            result.setdefault("properties", {})["migrated"] = d.migrated
         results.append(result)
     invocation: dict = {"executionSuccessful": not report.failures}
     if report.failures:
