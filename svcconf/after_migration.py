@@ -27,6 +27,15 @@ NOT_CHECKED = "content-not-checked"
 def findings_after_migration(source: SourceFile, options: ValidateOptions, due: set[int], written: list[Diagnostic]) -> list[Diagnostic]:
     """The findings of the documents numbered `due` (removed or deprecated) as migrate would convert them, placed in the file
     as written; `written` holds the file's findings so far, which are not said twice."""
+    try:
+        return _findings(source, options, due, written)
+    except Exception as err:  # noqa: BLE001 - a bug in a conversion must not hide the file's other findings
+        number = min(due)
+        message = f"checking the document as migrate would convert it failed ({type(err).__name__}); please report it. Other checks ran."
+        return [Diagnostic(source.name, 1, 1, "internal-error", Severity.ERROR, message, (), number)]
+
+
+def _findings(source: SourceFile, options: ValidateOptions, due: set[int], written: list[Diagnostic]) -> list[Diagnostic]:
     from .migrate.preview import Converted, preview
 
     positions = {number - 1 for number in due}

@@ -322,3 +322,14 @@ def test_migrate_bytes_stays_a_plain_conversion() -> None:
     outcome = migrate_bytes("k.yaml", HOMELAB.encode(), MigrateOptions(target=(1, 31)))
     assert outcome.output == HOMELAB.replace("v1beta2", "v1beta4").encode()
     assert [d.rule for d in outcome.diagnostics] == ["migrated"]
+
+
+def test_a_failing_conversion_check_is_reported_and_hides_nothing(monkeypatch) -> None:
+    import svcconf.migrate.preview
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(svcconf.migrate.preview, "preview", broken)
+    rules = {(d.line, d.rule) for d in check_text(HOMELAB, ValidateOptions(target=(1, 31))).diagnostics}
+    assert rules == {(1, "removed-api-version"), (1, "internal-error")}
