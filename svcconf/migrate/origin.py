@@ -71,7 +71,7 @@ class Origin:
         self._indexed()
         chain = _chain(self._converted, path)
         if len(chain) == len(path) + 1:
-            found = self._value(chain[-1], path)
+            found = self._value(chain[-1])
             if found is not None:
                 return found if anchor is Anchor.VALUE or found[1] is Anchor.KEY else (found[0], anchor)
         # The nearest holder that came from the written document; the rest of the path under it.
@@ -84,7 +84,7 @@ class Origin:
             return (*holder, *path[depth:]), anchor
         return None
 
-    def _value(self, node: Any, path: Path) -> tuple[Path, Anchor] | None:
+    def _value(self, node: Any) -> tuple[Path, Anchor] | None:
         """Where a converted value was written: the map or list it copies, or the one key or value that is this very object."""
         if isinstance(node, (dict, list)):
             holder = self._indexed().get(id(node))
