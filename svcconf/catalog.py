@@ -135,6 +135,7 @@ class LifecycleTable(NamedTuple):
     kind_versions: dict[tuple[str, str], list[Lifecycle]]  # (group, kind) -> its rows, one per version
     oldest: Release  # the first and last release any row names: the releases svcconf can check against
     latest: Release
+    released: Release  # the newest release Kubernetes has published (newest <= released: svcconf's data may lag)
 
     def row(self, group: str, version: str, kind: str) -> Lifecycle | None:
         return self.rows.get((group, version, kind))
@@ -150,6 +151,7 @@ class LifecycleTable(NamedTuple):
 def lifecycle() -> LifecycleTable:
     meta, records = read_table("lifecycle.tsv")
     newest: Release = parse_release(meta.get("newest-release", "1.36"))
+    released: Release = parse_release(meta.get("released", meta.get("newest-release", "1.36")))
     rows: dict[tuple[str, str, str], Lifecycle] = {}
     for record in records:
         replacement = record["replacement"]
@@ -176,5 +178,12 @@ def lifecycle() -> LifecycleTable:
         group_versions.setdefault(row.group, set()).add(row.version)
     named = [release for row in rows.values() for release in (row.introduced, row.deprecated, row.removed) if release]
     return LifecycleTable(
-        newest, rows, group_scope, {g: frozenset(v) for g, v in group_versions.items()}, kind_versions, min(named), max(*named, newest)
+        newest,
+        rows,
+        group_scope,
+        {g: frozenset(v) for g, v in group_versions.items()},
+        kind_versions,
+        min(named),
+        max(*named, newest),
+        released,
     )

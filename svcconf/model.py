@@ -88,6 +88,7 @@ class Diagnostic(NamedTuple):
     api_version: str | None = None
     kind: str | None = None
     fix: str | None = None
+    migrated: str | None = None  # found checking the document as migrate would convert it: the apiVersion it becomes
 
     @property
     def path_text(self) -> str:

@@ -265,3 +265,24 @@ def migrate_options(args: argparse.Namespace, config_file: Config) -> MigrateOpt
             f"--from-version {format_release(options.from_version)} is after the target release {format_release(options.resolved_target())}"
         )
     return options
+
+
+def checking_options(migrate: MigrateOptions, config_file: Config) -> ValidateOptions:
+    """What migrate checks its converted documents with: validate's settings from the configuration file, at the --to release."""
+    flags = argparse.Namespace(
+        select=None,
+        ignore=None,
+        target_version=migrate.resolved_target(),
+        api_domain=migrate.api_domain,
+        field_validation=None,
+        max_file_size=None,
+        exclude=[],
+        respect_gitignore=None,
+        jobs=1,
+        bootstrap=None,
+        service_account_issuer=[],
+        fs_checks=False,
+        fail_on=None,
+        stdin_filename=None,
+    )
+    return validate_options(flags, config_file)

@@ -26,6 +26,8 @@ STDIN_NAME = "<stdin>"
 BASELINE_FILE = "svcconf's baseline file"
 OWN_FILES = (CONFIG_FILE, BASELINE_FILE)  # skipped as svcconf's own files, not left out by a setting
 NOT_FOR_SVCCONF = "does not parse"  # a file skipped as no configuration (mentions.skip_reason), counted as a skipped document
+# A document at such a version is checked again as migrate would convert it (after_migration.py).
+DUE_FOR_MIGRATION = frozenset({"removed-api-version", "deprecated-api-version"})
 
 
 # A skipped document as -v lists it: (file, document number, kind, apiVersion, why); kind and apiVersion as written, or None.
@@ -195,6 +197,11 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
             unplaced.append((where, len(result.diagnostics), finding))
             result.diagnostics.append(None)  # type: ignore[arg-type] - placed below
     _place(source, unplaced, result.diagnostics)
+    due = {d.document for d in result.diagnostics if d.rule in DUE_FOR_MIGRATION and d.document is not None}
+    if due:
+        from .after_migration import findings_after_migration
+
+        result.diagnostics += findings_after_migration(source, options, due, result.diagnostics)
     result.diagnostics = [_with_fix(d, options) if d.rule == "removed-api-version" else d for d in result.diagnostics]
     # Suppressions first: one for a rule that --select or ignore leaves out is not unused.
     suppressed: list[Diagnostic] = []

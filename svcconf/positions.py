@@ -165,6 +165,11 @@ class SpanLocator:
         self.position_in_file = position_in_file
         self._locator: Locator | None = None
 
+    @property
+    def root(self) -> Node:
+        """The document's root node, as Locator.root (composed again on first use)."""
+        return self._composed().root
+
     def position(self, path: Path, anchor: Anchor = Anchor.VALUE) -> tuple[int, int]:
         """As Locator.position."""
         span = self.span

@@ -75,6 +75,7 @@ def test_every_documented_rule_is_hit_by_a_fixture() -> None:
     by_other_tests = {
         *("unreadable-file", "invalid-config", "file-too-large", "internal-error", "not-a-regular-file", "cel-not-checked"),
         "baseline-stale",
+        "target-not-released",  # a release given on the command line or in .svcconf.yaml: tests/test_upgrade_ready.py
     }
     missing = sorted(set(all_rule_docs()) - hit - by_other_tests)
     assert missing == []

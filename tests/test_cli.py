@@ -91,6 +91,7 @@ def test_json_contract(project) -> None:
         "severity": "error",
         "message": 'Invalid value: "REDACTED": secret is not of the expected length, got 9, expected one of [16 24 32]',
         "fix": None,
+        "migrated": None,
     }
 
 

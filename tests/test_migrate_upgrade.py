@@ -38,17 +38,21 @@ def test_upgrade_from_1_28_to_1_29_writes_versions_both_serve(cluster_files: Pat
     assert (cluster_files / "flowcontrol.yaml").read_bytes() == FLOWCONTROL.with_name(FLOWCONTROL.stem + ".migrated.yaml").read_bytes()
     assert (cluster_files / "kubeadm.yaml").read_bytes() == KUBEADM.read_bytes()
     assert "flowcontrol.apiserver.k8s.io/v1beta2 FlowSchema -> flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema" in result.out
-    assert "versions removed or deprecated in 1.29: rewritten as the newest version both 1.28 and 1.29 serve\n" in result.out
+    assert (
+        "versions removed or deprecated in 1.29 (--to-version 1.29): rewritten as the newest version both 1.28 and 1.29 serve\n"
+        in result.out
+    )
 
 
 def test_without_from_version_the_newest_version_of_the_target_is_chosen_and_said(cluster_files: Path) -> None:
     result = run("migrate", "--to-version", "1.29", str(cluster_files / "flowcontrol.yaml"))
     assert "flowcontrol.apiserver.k8s.io/v1beta2 FlowSchema -> flowcontrol.apiserver.k8s.io/v1 FlowSchema" in result.out
     assert (
-        "versions removed in 1.29: rewritten as the newest version 1.29 serves, which the running cluster may not serve yet" in result.out
+        "versions removed in 1.29 (--to-version 1.29): rewritten as the newest version 1.29 serves, "
+        "which the running cluster may not serve yet" in result.out
     )
-    newest = run("migrate", str(cluster_files / "flowcontrol.yaml"))
-    assert "versions removed in 1.36 (the newest release svcconf knows): rewritten" in newest.out
+    newest = run("migrate", "--no-config", str(cluster_files / "flowcontrol.yaml"))
+    assert "versions removed in 1.36 (default: the newest release svcconf knows): rewritten" in newest.out
 
 
 def test_json_summary_names_the_releases(cluster_files: Path) -> None:

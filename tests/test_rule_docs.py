@@ -36,6 +36,7 @@ FIX_OUTSIDE_THE_FILE = {
     "authorizer-kubeconfig-missing": "deploy the kubeconfig the file names (checked with --fs-checks)",
     "admission-file-unreadable": "deploy the kubeconfig or folder the file names (checked with --fs-checks)",
     "egress-tls-file-missing": "deploy the certificate files the file names (checked with --fs-checks)",
+    "target-not-released": "the target is a flag or a setting of the configuration file, not of the checked file",
 }
 CHECKED = sorted(rule_id for rule_id in DOCS if rule_id not in NOT_A_FILE)
 CATALOGUE_ID = re.compile(r"\b[A-Z]{2,}(?:-[A-Z]+)*-\d")

@@ -9,7 +9,7 @@ from .components import kubelet_configuration, network, proxy_configuration
 from .writer import Comment, Quoted, header, pick, rename
 
 VERSIONS = ("kubeadm.k8s.io/v1beta4", "kubeadm.k8s.io/v1beta4", "kubeadm.k8s.io/v1beta4", "kubeadm.k8s.io/v1beta3")
-K8S_VERSIONS = ("v1.34.2", "v1.35.0", "v1.35.1", "v1.36.0")
+K8S_VERSIONS = ("v1.35.2", "v1.35.0", "v1.35.1", "v1.36.0")  # what kubeadm 1.36 deploys: 1.35 and 1.36
 CRI_SOCKETS = ("unix:///var/run/containerd/containerd.sock", "unix:///var/run/crio/crio.sock")
 TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 HEX = "0123456789abcdef"

@@ -85,10 +85,8 @@ def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..discovery import CONFIG_FILE, Selection, discover
     from ..migrate import FileOutcome, migrate_bytes, write_atomic
-    from ..model import Severity
-    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, migrate_options, paths_to_read
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read
     from ..pipeline import STDIN, STDIN_NAME
-    from ..report.migrate_report import write_exit_reason, write_json, write_text
 
     paths = paths_to_read(args)
     if paths is None:
@@ -96,7 +94,9 @@ def run(args) -> int:
         return EXIT_USAGE
     # The same configuration file and shared settings as validate: releases, domain, excluded paths.
     try:
-        options = migrate_options(args, read_config(args))
+        config = read_config(args)
+        options = migrate_options(args, config)
+        checking = checking_options(options, config)
     except ConfigError as err:
         return config_error(err)
     except OptionsError as err:
@@ -146,29 +146,59 @@ def run(args) -> int:
                 failed = True
     plain = [o for _p, o in outcomes]
     reported = [o for p, o in outcomes if p not in unwritten]  # a skipped link has its warning line
+    report = _run_summary(args, config, options, checking, reported, len(files))
     report_stream = sys.stderr if STDIN in files and not args.check and not args.diff else sys.stdout
     if args.diff:
         _diff(plain, sys.stdout)
         report_stream = sys.stderr
-    if args.format == "json":
-        write_json(reported, len(files), report_stream, options)
-    else:
-        verb = "rewritten" if args.write else ("would change" if not any(p == STDIN for p in files) else "converted")
-        write_text(reported, len(files), report_stream, verb, options, args.target_version is not None)
+    _report(args, reported, report, report_stream, options, any(p == STDIN for p in files))
     for path in unreadable:
         error(f"{path}: no such file or folder")
     if unreadable or failed:
         return EXIT_USAGE
+    return _exit_code(args, plain, report, report_stream, bool(unwritten))
+
+
+def _run_summary(args, config, options, checking, outcomes: list, files: int):
+    """What the report says besides the edits: the target and where it came from, the check of each converted file, the hops."""
+    from ..migrate.hops import hops
+    from ..migrate.verify import verify
+    from ..pipeline import _configure
+    from ..report.migrate_report import Run
+    from ..target import not_released, origin
+
+    target = origin("--to-version", args.target_version, config)
+    notice = not_released(target)
+    verified = {o.name: verify(o, checking) for o in outcomes if o.changed}
+    steps = hops(options.from_version, options.resolved_target()) if options.from_version else []
+    return Run(files, target, verified, _configure([notice], notice.file, checking) if notice else [], steps)
+
+
+def _report(args, outcomes: list, run, stream, options, stdin: bool) -> None:
+    from ..report.migrate_report import write_json, write_text
+
+    if args.format == "json":
+        write_json(outcomes, run, stream, options)
+    else:
+        verb = "rewritten" if args.write else ("would change" if not stdin else "converted")
+        write_text(outcomes, run, stream, verb, options)
+
+
+def _exit_code(args, outcomes: list, run, stream, unwritten: bool) -> int:
+    """1 when something would change (--check, --diff), needs review, could not be migrated or converts with errors; else 0."""
+    from ..model import Severity
+    from ..report.migrate_report import write_exit_reason
+
     needs_review = any(
         (d.rule == "migration-needs-review" and d.severity >= Severity.WARNING) or d.severity == Severity.ERROR
-        for o in plain
+        for o in outcomes
         for d in o.diagnostics
     )
-    if args.check and any(o.changed for o in plain):
-        return EXIT_FINDINGS
-    if needs_review and args.format == "text":
-        write_exit_reason(plain, report_stream)
-    return EXIT_FINDINGS if needs_review or unwritten else EXIT_OK
+    with_errors = any(verified.errors for verified in run.verified.values())
+    if (needs_review or with_errors) and args.format == "text":
+        write_exit_reason(outcomes, run, stream, args.write)
+    would_change = (args.check or args.diff) and any(o.changed for o in outcomes)  # as ruff: --diff fails when it shows a change
+    return EXIT_FINDINGS if would_change or needs_review or with_errors or unwritten else EXIT_OK
 
 
 def _root(path: str) -> str:

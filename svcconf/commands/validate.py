@@ -209,11 +209,22 @@ def run(args) -> int:
         _accept_findings(args, report, baseline)
     except OptionsError as err:  # BaselineError: the baseline cannot be written
         return _failed(report, args, getattr(err, "problems", [str(err)]))
+    _warn_target(report, args, config)
     if not _write(report, args):
         return EXIT_USAGE
     fail_on = Severity.parse(options.fail_on)
     failing = any(d.severity >= fail_on for d in report.diagnostics)
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_OK
+
+
+def _warn_target(report, args, config) -> None:
+    """A target past the releases svcconf knows in full is said in the report (never baselined or suppressed in a file)."""
+    from ..pipeline import _configure
+    from ..target import not_released, origin
+
+    warning = not_released(origin("--target-version", args.target_version, config))
+    if warning is not None:
+        report.diagnostics[:0] = _configure([warning], warning.file, report.options)
 
 
 def _statistics_refused(args) -> str | None:

@@ -21,28 +21,54 @@ CONTEXT = 3
 
 
 def unified(name: str, original: bytes, output: bytes) -> Iterator[str]:
-    """The lines of a unified diff from `original` to `output` (as `diff -u`), secret values masked."""
+    """The lines of a unified diff from `original` to `output` (as `diff -u`), secret values masked.
+
+    A hunk that shows a masked value would not apply (its lines must match the file, and an added
+    line would write the mask): it is printed after the patch as comment lines, with the reason.
+    """
     old, new = _text(original), _text(output)
     old_lines, new_lines = _lines(old), _lines(new)
     old_shown, new_shown = masked(old, old_lines), masked(new, new_lines)
-    groups = list(_groups(list(opcodes(old_lines, new_lines))))
-    if not groups:
-        return
-    yield f"--- a/{name}\n"
-    yield f"+++ b/{name}\n"
-    for group in groups:
-        first, last = group[0], group[-1]
-        yield f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n"
-        for tag, i1, i2, j1, j2 in group:
-            if tag == "equal":
-                for i, j in zip(range(i1, i2), range(j1, j2)):
-                    shown = old_shown[i] if old_shown[i] != old_lines[i] else new_shown[j]
-                    yield from _line(" ", shown)
-                continue
-            for i in range(i1, i2):
-                yield from _line("-", old_shown[i])
-            for j in range(j1, j2):
-                yield from _line("+", new_shown[j])
+    hunks = [_hunk(group, old_lines, new_lines, old_shown, new_shown) for group in _groups(list(opcodes(old_lines, new_lines)))]
+    if any(secret is None for _lines_of, secret in hunks):
+        yield f"--- a/{name}\n"
+        yield f"+++ b/{name}\n"
+        for lines, secret in hunks:
+            if secret is None:
+                yield from lines
+    for lines, secret in hunks:
+        if secret is not None:
+            yield from not_appliable(name, lines, secret)
+
+
+def _hunk(
+    group: list, old_lines: list[str], new_lines: list[str], old_shown: list[str], new_shown: list[str]
+) -> tuple[list[str], str | None]:
+    """A hunk's lines, and where it shows a masked secret (None: nowhere, it applies)."""
+    first, last = group[0], group[-1]
+    out = [f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n"]
+    secret = None
+    for tag, i1, i2, j1, j2 in group:
+        shown = [("-", old_shown[i], old_lines[i], f"line {i + 1}") for i in range(i1, i2)]
+        if tag == "equal":
+            shown = [(" ", old_shown[i], old_lines[i], f"line {i + 1}") for i in range(i1, i2)]
+        else:
+            shown += [("+", new_shown[j], new_lines[j], f"line {j + 1} of the result") for j in range(j1, j2)]
+        for mark, line, real, where in shown:
+            if line != real and secret is None:
+                secret = where
+            out.extend(_line(mark, line))
+    return out, secret
+
+
+def not_appliable(name: str, lines: list[str], where: str) -> Iterator[str]:
+    """A hunk as comment lines that no patch tool applies, after the reason it is left out of the patch."""
+    yield (
+        f"# svcconf: this change to {name} is not in the patch: {where} holds a secret value, shown as {REDACTED}, "
+        "so the patch could not match the file; make it by hand\n"
+    )
+    for line in "".join(lines).splitlines(keepends=True):
+        yield "# " + line
 
 
 def masked(text: str, lines: list[str]) -> list[str]:

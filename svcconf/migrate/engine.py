@@ -68,6 +68,7 @@ class Unit:
         self.notes: list[Note] = []
         self.added: list[Added] = []  # documents the conversion appends to the file
         self.new_api_version, self.new_kind = written
+        self.copies: dict = {}  # id of each written map and list -> its copy in the conversion (see origin.py)
 
     @property
     def active(self) -> bool:
@@ -145,7 +146,7 @@ def _convert(unit: Unit, data: dict, naming: Naming, options: MigrateOptions, si
     ctx = Context(options.resolved_target(), options.unsafe, siblings)
     ctx.stash = stash
     ctx.can_add = can_add and not prefix
-    converted = clone(data)
+    converted = clone(data, unit.copies)
     reviews: list[Review] = []
     for step in unit.steps:
         for op in step.ops:

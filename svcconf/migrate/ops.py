@@ -226,8 +226,9 @@ def get(node: Any, *path: Any, default: Any = None) -> Any:
     return node
 
 
-def clone(value: Any) -> Any:
-    return copy.deepcopy(value)
+def clone(value: Any, memo: dict | None = None) -> Any:
+    """A deep copy; `memo` (as copy.deepcopy fills it) tells which copy each map and list became."""
+    return copy.deepcopy(value, memo)
 
 
 def leaves(node: Any) -> Iterator[Any]:

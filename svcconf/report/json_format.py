@@ -57,6 +57,7 @@ def diagnostic_dict(d: Diagnostic) -> dict:
         "severity": str(d.severity),
         "message": d.message,
         "fix": d.fix,
+        "migrated": d.migrated,  # found checking the document as migrate would convert it: the apiVersion it becomes
     }
 
 

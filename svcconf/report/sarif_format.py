@@ -16,6 +16,7 @@ from .. import __version__
 from ..docs import rule_doc
 from ..model import Severity
 from ..pipeline import STDIN_NAME, Report
+from ..target import COMMAND_LINE
 from .escape import file_uri, json_text, uri_reference
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -42,7 +43,7 @@ def relative_path(file: str, root: str) -> str | None:
 
 def artifact_location(file: str, root: str) -> dict:
     """A file as SARIF locates it: relative to %SRCROOT% inside the root, an absolute file URI outside it."""
-    if file == STDIN_NAME:
+    if file in (STDIN_NAME, COMMAND_LINE):
         return {"uri": uri_reference(file)}
     relative = relative_path(file, root)
     if relative is None:
@@ -94,6 +95,8 @@ def _result(d, index: dict[str, int], location_of) -> dict:
         result["properties"] = {"document": d.document, "apiVersion": d.api_version, "kind": d.kind}
     if d.fix:
         result.setdefault("properties", {})["fix"] = d.fix
+    if d.migrated:
+        result.setdefault("properties", {})["migrated"] = d.migrated
     return result
 
 

@@ -19,6 +19,7 @@ from svcconf.tsv import read_table
 from .. import Context, advice, invalid, items, mapping
 from .cross import bootstrap_file, pod_subnet_checks
 from .fields import check_absolute, check_args, last_arg
+from .versions import check_kubernetes_version
 
 MIN_SERVICE_ADDRESSES = 10
 MIN_POD_ADDRESSES = 14
@@ -50,6 +51,7 @@ def check(doc: dict, ctx: Context) -> Iterator[Finding]:
     yield from _etcd(mapping(doc.get("etcd")))
     yield from _encryption_algorithm(doc.get("encryptionAlgorithm"), ctx)
     yield from _kubernetes_version(doc.get("kubernetesVersion"))
+    yield from check_kubernetes_version(doc.get("kubernetesVersion"), ctx)
     yield from pod_subnet_checks(doc, ctx)
 
 
