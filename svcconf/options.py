@@ -54,7 +54,7 @@ class ValidateOptions(NamedTuple):
     fail_on: str = "error"  # the lowest severity that fails the run
     stdin_filename: str | None = None  # the name stdin's text goes by: reports, per-file-ignores, exclude, .json handling
     list_skipped: bool = False  # say why each skipped document was skipped (Report.skipped_documents; -v)
-    value_hashes: bool = False  # hash the value at each finding's path, for a baseline (Report.value_hashes)
+    baseline_format: int = 0  # the baseline format read or written: findings get a Diagnostic.fingerprint (0: none)
     baseline_file: str | None = None  # the baseline read or written: svcconf's own file, never checked as a document
 
     def resolved_target(self) -> Release:

@@ -186,7 +186,11 @@ def run(args) -> int:
     except OptionsError as err:  # a baseline's problems (BaselineError) are one line each
         return _failed(Report(), args, getattr(err, "problems", [str(err)]))
     if baseline is not None or args.write_baseline:
-        options = options._replace(value_hashes=True, baseline_file=args.write_baseline or baseline.name)
+        from ..baseline import FORMAT_VERSION
+
+        # Findings get the fingerprints the baseline's format keys them by (a baseline written is in the current one).
+        version = baseline.version if baseline is not None else FORMAT_VERSION
+        options = options._replace(baseline_format=version, baseline_file=args.write_baseline or baseline.name)
 
     try:
         report = validate(paths, options)

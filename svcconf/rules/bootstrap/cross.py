@@ -200,6 +200,7 @@ def recommended(rule_id: str, path: tuple, kind: str, field: str, want: object, 
         path,
         f'The recommended value for "{field}" in "{kind}" is: {_go(want)}; the provided value is: {_go(got)}',
         severity,
+        subject=got,
     )
 
 
