@@ -119,6 +119,12 @@ def add_shared_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="in a git work tree, skip what .gitignore files and .git/info/exclude ignore when walking folders (default: on)",
     )
+    parser.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="a file named on the command line that exclude leaves out is skipped without a warning, as the pre-commit "
+        "hooks pass files (ruff's --force-exclude; on whenever pre-commit runs svcconf); still counted as excluded",
+    )
     parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
     parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
 
@@ -138,6 +144,16 @@ def add_stdin_filename_argument(parser: argparse.ArgumentParser) -> None:
         help="read stdin (- or no PATH) as if it were the file PATH, which need not exist: named so in reports, "
         "configured and excluded as that file (the configuration file is found from its folder), .json read as JSON",
     )
+
+
+def quiet_excludes(args: argparse.Namespace) -> bool:
+    """Whether files named on the command line that exclude leaves out are skipped without a warning.
+
+    pre-commit names every staged file and sets PRE_COMMIT=1 for its hooks (pre-commit's
+    commands/run.py); a file the configuration excludes is then expected, not a mistake to warn
+    about, as ruff's hooks pass --force-exclude for the same reason.
+    """
+    return bool(getattr(args, "force_exclude", False)) or os.environ.get("PRE_COMMIT") == "1"
 
 
 STDIN_FILENAME_WITHOUT_STDIN = "--stdin-filename names what is read from stdin: give - or no PATH"

@@ -86,7 +86,7 @@ def run(args) -> int:
     from ..discovery import CONFIG_FILE, Selection, discover
     from ..migrate import FileOutcome, migrate_bytes, write_atomic
     from ..model import Severity
-    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, migrate_options, paths_to_read
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, migrate_options, paths_to_read, quiet_excludes
     from ..pipeline import STDIN, STDIN_NAME
     from ..report.migrate_report import write_exit_reason, write_json, write_text
 
@@ -105,9 +105,11 @@ def run(args) -> int:
     selection = Selection.of(options)
     skipped: list[tuple[str, str]] = []
     files, unreadable = discover(paths, selection, skipped=skipped)
-    # A setting that leaves a file unread changes what --check answers: each one is said, as validate -v says it.
+    # A setting that leaves a file unread changes what --check answers: each one is said, as validate -v says it,
+    # but for the files pre-commit (or --force-exclude) names, which exclude is expected to leave out.
+    quiet = quiet_excludes(args)
     for path, why in skipped:
-        if why != CONFIG_FILE:
+        if why != CONFIG_FILE and not (quiet and path in paths):
             error(f"{path}: not read: {why}")
     outcomes = []
     failed = False
@@ -117,7 +119,8 @@ def run(args) -> int:
         if path == STDIN:
             data = sys.stdin.buffer.read()
             if args.stdin_filename and (why := selection.excluded(args.stdin_filename)):
-                error(f"{args.stdin_filename}: not converted: {why}")
+                if not quiet:
+                    error(f"{args.stdin_filename}: not converted: {why}")
                 outcome = FileOutcome(args.stdin_filename, data)  # excluded as the file it stands for: passed through unchanged
             else:
                 outcome = migrate_bytes(args.stdin_filename or STDIN_NAME, data, options)

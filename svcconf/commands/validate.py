@@ -165,7 +165,7 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..model import Severity
-    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, validate_options
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, quiet_excludes, validate_options
     from ..pipeline import Report, validate
     from ..report import chosen_format
 
@@ -201,7 +201,7 @@ def run(args) -> int:
         for path, why in report.skipped_paths:
             error(f"{path}: skipped: {why}")
         _list_skipped_documents(report)
-    _warn_unchecked(paths, report, bool(config.values.get("exclude") or args.exclude), args.verbose)
+    _warn_unchecked(paths, report, bool(config.values.get("exclude") or args.exclude), args.verbose or quiet_excludes(args))
     failures = [f"{path}: no such file or folder" for path in report.unreadable]
     unread = sum(1 for d in report.diagnostics if d.rule == "unreadable-file")
     if unread:
@@ -236,10 +236,11 @@ def _list_skipped_documents(report) -> None:
         error(f"{file}: document {number}{f' ({written})' if written else ''}: skipped: {why}")
 
 
-def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) -> None:
+def _warn_unchecked(paths: list[str], report, excluding: bool, named_said: bool) -> None:
     """Warn about a folder with nothing to check and a file named on the command line that exclude left out.
 
-    With -v every skipped path is already listed with its reason, so only the empty folders are added.
+    With -v every skipped path is already listed with its reason, and with --force-exclude (or under
+    pre-commit) an excluded file is expected: then only the empty folders are said.
     """
     from ..pipeline import STDIN
 
@@ -254,7 +255,7 @@ def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) ->
             if folder not in skipped and not any(name.startswith(prefix) for name in checked):
                 left_out = " (or exclude leaves them out)" if excluding else ""
                 error(f"warning: {path}: no *.yaml, *.yml or *.json file in this folder{left_out}; nothing checked")
-        elif os.path.normpath(path) not in checked and os.path.normpath(path) in skipped and not verbose:
+        elif os.path.normpath(path) not in checked and os.path.normpath(path) in skipped and not named_said:
             error(f"warning: {path}: {skipped[os.path.normpath(path)]}; not checked")
 
 
