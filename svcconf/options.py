@@ -48,7 +48,7 @@ class ValidateOptions(NamedTuple):
     ignore: tuple[str, ...] = ()
     severity: dict | None = None  # rule id -> Severity
     per_file_ignores: dict | None = None  # gitignore pattern (relative to the config file's folder) -> rule ids
-    bootstrap: str | None = None  # "init" or "join": what a bootstrap file is for (None: inferred)
+    bootstrap: str | None = None  # "init", "join", "upgrade" or "reset": the command a bootstrap file is for (None: inferred)
     service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
     fail_on: str = "error"  # the lowest severity that fails the run

@@ -77,7 +77,10 @@ def add_settings_arguments(parser) -> None:
     )
     parser.add_argument("--max-file-size", type=size, metavar="SIZE", help="skip larger files with a warning (default: 8M)")
     parser.add_argument(
-        "--bootstrap", choices=("init", "join"), help="what a bootstrap file is for (default: inferred from the kinds it holds)"
+        "--bootstrap",
+        choices=("init", "join", "upgrade", "reset"),
+        help="the kubeadm command a bootstrap file is for, read as that command reads it (default: init or join, inferred from "
+        "the kinds it holds; its Upgrade and Reset documents are then for those commands)",
     )
     parser.add_argument(
         "--service-account-issuer",
