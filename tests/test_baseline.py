@@ -388,3 +388,18 @@ def test_the_baseline_is_never_checked_as_a_document(project) -> None:
     again = validate("-v", "--write-baseline", "baseline.json", ".")
     assert again.json()["summary"]["files"] == 2  # policy.yaml and clean.yaml
     assert "baseline.json: skipped: svcconf's baseline file" in again.err
+
+
+def test_add_suppressions_puts_the_comment_on_the_key_that_holds_a_mapping(project) -> None:
+    """aescbc-discouraged concerns the `- aescbc:` item; its mapping starts a line below, at `keys:`."""
+    text = (
+        "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n"
+        "    providers:\n      - aescbc:\n          keys:\n            - name: k1\n"
+        "              secret: MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=\n      - identity: {}\n"
+    )
+    (project / "enc.yaml").write_text(text)
+    assert found(validate("enc.yaml")) == [("enc.yaml", "aescbc-discouraged", "resources[0].providers[0].aescbc")]
+    result = validate("--add-suppressions", "enc.yaml")
+    assert (result.code, found(result)) == (0, [])
+    assert (project / "enc.yaml").read_text() == text.replace("      - aescbc:\n", "      - aescbc:  # svcconf: ignore[aescbc-discouraged]\n")
+    assert (validate("enc.yaml").code, found(validate("enc.yaml"))) == (0, [])
