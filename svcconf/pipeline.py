@@ -9,7 +9,7 @@ import gc
 import os
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import BinaryIO
 
 from . import catalog, suppression
@@ -359,7 +359,21 @@ def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple]:
     ]
 
 
-def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
+Progress = Callable[[int, int], None]  # told (files done, files found) as a run goes on
+
+
+def _serial(files: list[str], options: ValidateOptions, progress: Progress | None) -> list[FileResult]:
+    results = []
+    for path in files:
+        results.append(check_file(path, options))
+        if progress is not None:
+            progress(len(results), len(files))
+    return results
+
+
+def _parallel(
+    files: list[str], sizes: list[int], jobs: int, options: ValidateOptions, progress: Progress | None = None
+) -> list[FileResult]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -392,6 +406,8 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
                     result.documents, result.skipped = documents, skipped
                     result.skipped_documents = skipped_documents
                     results.append(result)
+                if progress is not None:
+                    progress(len(results), len(files))
     finally:
         gc.unfreeze()
     return results
@@ -409,8 +425,11 @@ def _without_baseline(files: list[str], baseline: str, skipped: list[tuple[str, 
     return kept
 
 
-def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Report:
-    """Validate files, folders and `-` (stdin); the library entry point behind `svcconf validate`."""
+def validate(paths: Iterable[str], options: ValidateOptions | None = None, progress: Progress | None = None) -> Report:
+    """Validate files, folders and `-` (stdin); the library entry point behind `svcconf validate`.
+
+    `progress`, when given, is told (files done, files found) as files are checked.
+    """
     options = options or ValidateOptions()
     if not isinstance(options, ValidateOptions):
         raise TypeError(f"validate takes svcconf.ValidateOptions, not {type(options).__name__}")
@@ -428,7 +447,7 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
     report.skipped_paths = skipped_paths
     report.checked = [stdin_name(options) if path == STDIN else path for path in files] + not_regular
     jobs, sizes = _workers(files, options.jobs)
-    results = _parallel(files, sizes, jobs, options) if jobs > 1 else [check_file(path, options) for path in files]
+    results = _parallel(files, sizes, jobs, options, progress) if jobs > 1 else _serial(files, options, progress)
     results += [_not_regular(path, options) for path in not_regular]
     for result in results:
         report.diagnostics.extend(result.diagnostics)

@@ -89,6 +89,7 @@ def run(args) -> int:
     from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, migrate_options, paths_to_read, quiet_excludes
     from ..pipeline import STDIN, STDIN_NAME
     from ..report.migrate_report import write_exit_reason, write_json, write_text
+    from ..report.progress import progress_for
 
     paths = paths_to_read(args)
     if paths is None:
@@ -115,7 +116,10 @@ def run(args) -> int:
     failed = False
     unwritten: set[str] = set()  # files that would change but are symbolic links not to follow
     roots = [_root(p) for p in paths if p != STDIN]
-    for path in files:
+    progress = progress_for("migrating") if STDIN not in files else None
+    for done, path in enumerate(files):
+        if progress is not None:
+            progress(done, len(files))
         if path == STDIN:
             data = sys.stdin.buffer.read()
             if args.stdin_filename and (why := selection.excluded(args.stdin_filename)):
@@ -147,6 +151,8 @@ def run(args) -> int:
             except OSError as err:
                 error(f"{path}: not written: {err.strerror or err}; the file is unchanged")
                 failed = True
+    if progress is not None:
+        progress.close()
     plain = [o for _p, o in outcomes]
     reported = [o for p, o in outcomes if p not in unwritten]  # a skipped link has its warning line
     report_stream = sys.stderr if STDIN in files and not args.check and not args.diff else sys.stdout

@@ -195,11 +195,17 @@ def run(args) -> int:
         version = baseline.version if baseline is not None else FORMAT_VERSION
         options = options._replace(baseline_format=version, baseline_file=args.write_baseline or baseline.name)
 
+    from ..report.progress import progress_for
+
+    progress = progress_for("checking", quiet=args.quiet)
     try:
-        report = validate(paths, options)
+        report = validate(paths, options, progress)
     except Exception as err:  # a bug: the report says the run failed, main prints it
         _failed(Report(options=options), args, [f"internal error: {type(err).__name__}: {err}"], say=False)
         raise
+    finally:
+        if progress is not None:
+            progress.close()
     if args.verbose:
         for path, why in report.skipped_paths:
             error(f"{path}: skipped: {why}")
