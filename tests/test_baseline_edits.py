@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run
+from tests.test_baseline import entries, found, validate
 
 # no-server-event-limit (info) reads only the limits' types; signature is an unknown block; level Bogus is invalid.
 LIMITS = """apiVersion: eventratelimit.admission.k8s.io/v1alpha1
@@ -47,18 +47,6 @@ ACCEPTED = [
 def project(tmp_path, monkeypatch) -> Path:
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def validate(*args: str):
-    return run("validate", "--no-config", "-f", "json", *args)
-
-
-def found(result) -> list[tuple[str, str, str]]:
-    return [(d["file"], d["rule"], d["path"]) for d in result.json()["diagnostics"]]
-
-
-def entries(path: Path) -> list[dict]:
-    return json.loads(path.read_text(encoding="utf-8"))["entries"]
 
 
 def against_baseline(project: Path, text: str):
