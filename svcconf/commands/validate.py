@@ -80,7 +80,7 @@ def add_settings_arguments(parser) -> None:
         "--bootstrap",
         choices=("init", "join", "upgrade", "reset"),
         help="the kubeadm command a bootstrap file is for, read as that command reads it (default: init or join, inferred from "
-        "the kinds it holds; its Upgrade and Reset documents are then for those commands)",
+        "the kinds it holds; an UpgradeConfiguration beside them is then for kubeadm upgrade)",
     )
     parser.add_argument(
         "--service-account-issuer",

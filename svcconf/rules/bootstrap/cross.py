@@ -91,8 +91,8 @@ def first_of(ctx: Context, kind: str) -> dict | None:
 def intent(ctx: Context) -> str | None:
     """init, join, upgrade or reset (stated with --bootstrap), or None when the file is for neither
     init nor join or for both (then every document is used). A file inferred to be for init or join
-    may also hold Upgrade and Reset documents (kubespray's one file for init and upgrade): each is
-    for the command that reads it, so only a stated intent makes them ignored."""
+    may also hold the UpgradeConfiguration of `kubeadm upgrade` (kubespray writes one file for init
+    and upgrade): only a stated intent makes that document ignored."""
     return bootstrap_file(ctx).intent
 
 
@@ -174,10 +174,15 @@ def _ignored(doc: dict, kind: str, ctx: Context) -> Iterator[Finding]:
     if gvk is None:
         return
     group, version, _kind = gvk
-    stated = ctx.bootstrap is not None  # inferred: kubeadm's other kinds are for the commands that read them
-    if action in OWN_KIND and kind != OWN_KIND[action] or (action == "init" and group == KUBEADM and kind not in INIT_KINDS and stated):
+    # Unless --bootstrap says otherwise, an UpgradeConfiguration beside init or join documents is for `kubeadm upgrade`.
+    companion = ctx.bootstrap is None and group == KUBEADM and kind == OWN_KIND["upgrade"]
+    if (
+        action in OWN_KIND
+        and kind != OWN_KIND[action]
+        or (action == "init" and group == KUBEADM and kind not in INIT_KINDS and not companion)
+    ):
         yield advice("ignored-bootstrap-document", ("kind",), IGNORED.format(gv=f"{group}/{version}", kind=kind))
-    elif action == "join" and kind != "JoinConfiguration" and (stated or group != KUBEADM):
+    elif action == "join" and kind != "JoinConfiguration" and not companion:
         yield advice(
             "ignored-bootstrap-document",
             ("kind",),
