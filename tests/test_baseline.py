@@ -401,5 +401,7 @@ def test_add_suppressions_puts_the_comment_on_the_key_that_holds_a_mapping(proje
     assert found(validate("enc.yaml")) == [("enc.yaml", "aescbc-discouraged", "resources[0].providers[0].aescbc")]
     result = validate("--add-suppressions", "enc.yaml")
     assert (result.code, found(result)) == (0, [])
-    assert (project / "enc.yaml").read_text() == text.replace("      - aescbc:\n", "      - aescbc:  # svcconf: ignore[aescbc-discouraged]\n")
+    assert (project / "enc.yaml").read_text() == text.replace(
+        "      - aescbc:\n", "      - aescbc:  # svcconf: ignore[aescbc-discouraged]\n"
+    )
     assert (validate("enc.yaml").code, found(validate("enc.yaml"))) == (0, [])
