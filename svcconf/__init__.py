@@ -7,7 +7,7 @@ file's bytes as `svcconf migrate` does, without writing anything.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"  # on the way to 0.2.0: CHANGELOG.md's Unreleased section says what changed since 0.1.0
 
 __all__ = ["FileOutcome", "MigrateOptions", "Report", "ValidateOptions", "__version__", "migrate_bytes", "validate"]
 

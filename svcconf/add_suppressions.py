@@ -78,8 +78,9 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
     pieces = LINE_BREAK.split(text)  # line contents; their breaks are found again below
     breaks = [match.group() for match in LINE_BREAK.finditer(text)] + [""]
     rules: dict[int, list[Diagnostic]] = {}
+    line_of = _holder_lines(original)
     for diagnostic in found:
-        rules.setdefault(diagnostic.line, []).append(diagnostic)
+        rules.setdefault(line_of(diagnostic), []).append(diagnostic)
     suppressed: list[Diagnostic] = []
     added = 0
     notes: list[str] = []
@@ -109,6 +110,30 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
     except OSError as err:
         return left(f"cannot write it: {(err.strerror or str(err)).lower()}")
     return suppressed, added, notes
+
+
+def _holder_lines(source):
+    """The line a finding's comment goes on: its own, except for a value that starts below the key (or list
+    item) holding it, such as a mapping, where the comment goes on that key's line (`- aescbc:`, not the
+    `keys:` under it). A suppression on a key's line covers what the key holds.
+    """
+    from .model import Anchor
+
+    positions = {document.index + 1: position for position, document in enumerate(source.documents)}
+    locators: dict[int, object] = {}
+
+    def line(diagnostic: Diagnostic) -> int:
+        position = positions.get(diagnostic.document)  # type: ignore[arg-type]
+        if position is None or not diagnostic.path:
+            return diagnostic.line
+        locator = locators.get(position) or locators.setdefault(position, source.locator(position))
+        along = locator.lines_along(diagnostic.path)  # type: ignore[attr-defined]
+        starts = locator.position(diagnostic.path, Anchor.VALUE)[0]  # type: ignore[attr-defined]
+        if len(along) == len(diagnostic.path) and diagnostic.line == starts > along[-1]:
+            return along[-1]
+        return diagnostic.line
+
+    return line
 
 
 def _with_suppression(content: str, names: list[str]) -> tuple[str, int]:

@@ -1,9 +1,13 @@
 """The baseline file: today's findings recorded so that a repository with findings can fail only on new ones.
 
 An entry names a finding by what survives unrelated edits: the file (relative to the baseline's
-folder), the rule, the document's apiVersion and kind, the field path and a short hash of the
-value at that path, never a line number. The file is JSON with one entry per line, sorted, so
-that its diffs read well and a stale entry can be reported at its line.
+folder), the rule, the document's apiVersion, kind and name, the field path and a fingerprint of
+what the finding concerns (fingerprint.py), never a line number or a document's position. The
+file is JSON with one entry per line, sorted, so that its diffs read well and a stale entry can
+be reported at its line.
+
+Version 1 entries (no name; a hash of the whole value at the path) are still read and match as
+they did: a finding whose whole value is unchanged. `--write-baseline` writes version 2.
 """
 
 from __future__ import annotations
@@ -13,29 +17,34 @@ import os
 import re
 import stat
 from collections import Counter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from .model import Diagnostic, Severity
+from .model import Diagnostic, Fingerprint, Severity
 from .options import OptionsError
 
 if TYPE_CHECKING:
     from .pipeline import Report
 
 FORMAT_KEY = "svcconf-baseline"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 # A baseline holds a line of about 200 bytes per finding: this is some 80,000 of them. A larger
 # file (or one planted in a pull request) is refused, never read whole.
 MAX_BASELINE_SIZE = 16 * 1024 * 1024
 STALE = "baseline-stale"
-# An entry's fields and the types each may hold (None: JSON null).
-FIELDS: dict[str, tuple] = {
-    "file": (str,),
-    "rule": (str,),
-    "apiVersion": (str, type(None)),
-    "kind": (str, type(None)),
-    "path": (str,),
-    "value": (str, type(None)),
-    "count": (int,),
+# An entry's fields in each format version and the types each may hold (None: JSON null); a key is the fields but count.
+_TEXT, _OPTIONAL = (str,), (str, type(None))
+FIELDS: dict[int, dict[str, tuple]] = {
+    1: {"file": _TEXT, "rule": _TEXT, "apiVersion": _OPTIONAL, "kind": _OPTIONAL, "path": _TEXT, "value": _OPTIONAL, "count": (int,)},
+    2: {
+        "file": _TEXT,
+        "rule": _TEXT,
+        "apiVersion": _OPTIONAL,
+        "kind": _OPTIONAL,
+        "name": _OPTIONAL,
+        "path": _TEXT,
+        "fingerprint": _OPTIONAL,
+        "count": (int,),
+    },
 }
 MAX_PROBLEMS_SHOWN = 10
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
@@ -49,28 +58,23 @@ class BaselineError(OptionsError):
         self.problems = problems
 
 
-class Key(NamedTuple):
-    """What a finding and its baseline entry have in common."""
+Key = tuple  # what a finding and its baseline entry have in common: the entry's fields but count, in order
 
-    file: str
-    rule: str
-    api_version: str | None
-    kind: str | None
-    path: str
-    value: str | None
 
-    def sort_key(self) -> tuple:
-        return tuple((part is None, part or "") for part in self)
+def _sort_key(key: Key) -> tuple:
+    return tuple((part is None, part or "") for part in key)
 
 
 class Baseline:
     """The entries of a baseline file: key -> (count, line of the entry), and how to key a finding of this run."""
 
-    def __init__(self, name: str, entries: dict[Key, tuple[int, int]] | None = None) -> None:
+    def __init__(self, name: str, version: int = FORMAT_VERSION) -> None:
         self.name = name  # as messages name it
+        self.version = version
         self.folder = os.path.realpath(os.path.dirname(os.path.abspath(name)))
-        self.entries = entries or {}
+        self.entries: dict[Key, tuple[int, int]] = {}
         self._files: dict[str, str] = {}
+        self._path_at = list(FIELDS[version]).index("path")
 
     def file_key(self, name: str) -> str:
         """A checked file's name as entries spell it: relative to the baseline's folder, with `/`, however it was given."""
@@ -88,15 +92,22 @@ class Baseline:
             self._files[name] = key
         return key
 
-    def key(self, diagnostic: Diagnostic, value: str | None) -> Key:
-        return Key(self.file_key(diagnostic.file), diagnostic.rule, diagnostic.api_version, diagnostic.kind, diagnostic.path_text, value)
+    def key(self, d: Diagnostic) -> Key:
+        """A finding's key in this baseline's format (a finding with no document, such as a syntax error, has no fingerprint)."""
+        found = d.fingerprint or Fingerprint(d.api_version, d.kind, None, d.path_text, None)
+        if self.version == 1:
+            return (self.file_key(d.file), d.rule, d.api_version, d.kind, d.path_text, found.legacy)
+        return (self.file_key(d.file), d.rule, found.api_version, found.kind, found.name, found.path, found.subject)
+
+    def path_of(self, key: Key) -> str:
+        return key[self._path_at]
 
 
 # --------------------------------------------------------------------------- choosing, reading, writing
 
 
-def load(name: str) -> Baseline:
-    """Read and check a baseline file; BaselineError (with positions) for one that cannot be used."""
+def read_bytes(name: str) -> bytes:
+    """A baseline file's bytes, never more than the size limit (a larger file is refused, never read whole)."""
     try:
         info = os.stat(name)
         if not stat.S_ISREG(info.st_mode):
@@ -111,6 +122,12 @@ def load(name: str) -> Baseline:
         raise BaselineError([f"{name}: cannot read the baseline: its name holds a NUL character"]) from None
     if len(data) > MAX_BASELINE_SIZE:
         raise BaselineError([f"{name}: the baseline is over the {MAX_BASELINE_SIZE:,}-byte limit; not read"])
+    return data
+
+
+def load(name: str) -> Baseline:
+    """Read and check a baseline file; BaselineError (with positions) for one that cannot be used."""
+    data = read_bytes(name)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -126,16 +143,19 @@ def load(name: str) -> Baseline:
     expected = f'{{"{FORMAT_KEY}": {FORMAT_VERSION}, "entries": [...]}}'
     if not (isinstance(document, dict) and document.keys() == {FORMAT_KEY, "entries"} and isinstance(document["entries"], list)):
         raise BaselineError([f"{name}:1:1: not an svcconf baseline: expected {expected}"])
-    if document[FORMAT_KEY] != FORMAT_VERSION:
-        raise BaselineError([f"{name}:1:1: baseline version {document[FORMAT_KEY]!r} is not one svcconf reads (expected {FORMAT_VERSION})"])
-    baseline = Baseline(name)
+    version = document[FORMAT_KEY]
+    if not (isinstance(version, int) and not isinstance(version, bool) and version in FIELDS):
+        readable = " or ".join(map(str, FIELDS))
+        raise BaselineError([f"{name}:1:1: baseline version {version!r} is not one svcconf reads (it reads {readable})"])
+    baseline = Baseline(name, version)
+    fields = FIELDS[version]
     problems = []
     for entry, line in zip(document["entries"], _entry_lines(text)):
-        why = _invalid(entry)
+        why = _invalid(entry, fields)
         if why:
             problems.append(f"{name}:{line}: invalid baseline entry: {why}")
             continue
-        key = Key(entry["file"], entry["rule"], entry["apiVersion"], entry["kind"], entry["path"], entry["value"])
+        key = tuple(entry[field] for field in fields if field != "count")
         count, first = baseline.entries.get(key, (0, line))
         baseline.entries[key] = (count + entry["count"], first)
     if problems:
@@ -144,19 +164,19 @@ def load(name: str) -> Baseline:
     return baseline
 
 
-def _invalid(entry: Any) -> str | None:
+def _invalid(entry: Any, fields: dict[str, tuple]) -> str | None:
     """Why an entry cannot be used, or None."""
     if not isinstance(entry, dict):
-        return "an entry is an object of " + ", ".join(FIELDS)
-    missing = [field for field in FIELDS if field not in entry]
-    unknown = [field for field in entry if field not in FIELDS]
+        return "an entry is an object of " + ", ".join(fields)
+    missing = [field for field in fields if field not in entry]
+    unknown = [field for field in entry if field not in fields]
     if missing or unknown:
         return "; ".join(
             part
             for part in (missing and f"missing {', '.join(missing)}", unknown and f"unknown field {', '.join(map(repr, unknown))}")
             if part
         )
-    for field, types in FIELDS.items():
+    for field, types in fields.items():
         if not isinstance(entry[field], types) or isinstance(entry[field], bool):
             return f"{field} must be {'a string' if types[0] is str else 'a whole number'}{' or null' if len(types) > 1 else ''}"
     if entry["count"] < 1:
@@ -199,9 +219,9 @@ def _entry_lines(text: str) -> list[int]:
 def write(name: str, report: Report) -> Baseline:
     """Record the report's findings in the baseline file `name` (atomically, never through a symlink); the baseline written."""
     baseline = Baseline(name)
-    counts = Counter(baseline.key(d, report.value_hashes.get(d)) for d in report.diagnostics)
-    keys = sorted(counts, key=Key.sort_key)
-    lines = [json.dumps(dict(zip(FIELDS, (*key, counts[key])))) for key in keys]
+    counts = Counter(baseline.key(d) for d in report.diagnostics)
+    keys = sorted(counts, key=_sort_key)
+    lines = [json.dumps(dict(zip(FIELDS[FORMAT_VERSION], (*key, counts[key])))) for key in keys]
     text = f'{{"{FORMAT_KEY}": {FORMAT_VERSION}, "entries": [\n' + ",\n".join(lines) + ("\n" if lines else "") + "]}\n"
     baseline.entries = {key: (counts[key], number) for number, key in enumerate(keys, 2)}
     try:
@@ -245,7 +265,7 @@ def apply(report: Report, baseline: Baseline) -> None:
     kept = []
     report.baseline_file = baseline.name
     for diagnostic in report.diagnostics:
-        key = baseline.key(diagnostic, report.value_hashes.get(diagnostic))
+        key = baseline.key(diagnostic)
         if left.get(key, 0) > 0:
             left[key] -= 1
             report.baselined.append(diagnostic)
@@ -254,15 +274,16 @@ def apply(report: Report, baseline: Baseline) -> None:
     checked = {baseline.file_key(name): name for name in report.checked}
     stale = []
     for key, (count, line) in baseline.entries.items():
-        name = checked.get(key.file)
+        name = checked.get(key[0])
         if not left[key] or name is None:
             continue
         # A rule that --select, ignore or per-file-ignores leaves out could not have matched.
-        if not _configure([Diagnostic(name, 1, 1, key.rule, Severity.INFO, "")], name, report.options):
+        if not _configure([Diagnostic(name, 1, 1, key[1], Severity.INFO, "")], name, report.options):
             continue
         fixed = "is fixed" if left[key] == count else f"is fixed in {left[key]} of its {count} places"
-        where = f" at {key.path}" if key.path else ""
-        message = f"{key.file}: {key.rule}{where} {fixed}; `svcconf validate --write-baseline {baseline.name}` removes it from the baseline"
+        path = baseline.path_of(key)
+        where = f" at {path}" if path else ""
+        message = f"{key[0]}: {key[1]}{where} {fixed}; `svcconf validate --write-baseline {baseline.name}` removes it from the baseline"
         stale.append(Diagnostic(baseline.name, line, 1, STALE, Severity.INFO, message))
     report.diagnostics = kept + _configure(stale, baseline.name, report.options)
     report.diagnostics.sort(key=Diagnostic.sort_key)

@@ -22,6 +22,7 @@ class ConfigError(Exception):
     """A configuration file that cannot be used; carries diagnostics with positions."""
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        diagnostics = sorted(diagnostics, key=lambda d: (d.line, d.column))  # in the order of the file's lines
         super().__init__("; ".join(d.message for d in diagnostics))
         self.diagnostics = diagnostics
 
@@ -110,9 +111,12 @@ def _load_yaml(name: str, data: bytes) -> Config:
         raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, "configuration must be a mapping of settings")])
     findings = list(SchemaChecker(_schema()).check(values)) + list(_semantic_findings(values, name))
     locator = Locator(document.root)  # one index of the document for every finding: linear in their number
+    lines = source.text.splitlines()
     for finding in findings:
         line, column = locator.position(finding.path, finding.anchor)
-        problems.append(Diagnostic(name, line, column, "invalid-config", Severity.ERROR, finding.message, finding.path))
+        written = lines[line - 1][column - 1 :] if 0 < line <= len(lines) else ""
+        message = _with_quote_hint(finding, values, written)
+        problems.append(Diagnostic(name, line, column, "invalid-config", Severity.ERROR, message, finding.path))
     if problems:
         raise ConfigError(problems)
     return Config(name, values)
@@ -154,9 +158,29 @@ def _load_toml(name: str, data: bytes) -> Config:
                 if key and _assigns(lines[number - 1], str(key)):
                     line = number
                     break
-            problems.append(Diagnostic(name, line, 1, "invalid-config", Severity.ERROR, finding.message, finding.path))
+            written = lines[line - 1].partition("=")[2] if line <= len(lines) else ""
+            message = _with_quote_hint(finding, values, written, " = ")
+            problems.append(Diagnostic(name, line, 1, "invalid-config", Severity.ERROR, message, finding.path))
         raise ConfigError(problems)
     return Config(name, values)
+
+
+RELEASE_KEYS = ("target-version", "from-version")
+
+
+def _with_quote_hint(finding, values: dict, written: str, assign: str = ": ") -> str:
+    """A release written as a number (`target-version: 1.30`, which YAML and TOML read as 1.3) says to quote it.
+
+    `written` is the source from the value on; `assign` how the format sets a key (`: ` or ` = `).
+    """
+    key = finding.path[0] if len(finding.path) == 1 else None
+    value = values.get(key) if key in RELEASE_KEYS else None
+    if finding.rule != "wrong-type" or not isinstance(value, (int, float)) or isinstance(value, bool):
+        return finding.message
+    text = written.lstrip()
+    end = next((at for at, char in enumerate(text) if char in " \t#,}]"), len(text))
+    number = text[:end] or str(value)
+    return f'{finding.message}: unquoted, {number} is the number {value!r}, not a release; quote it: {key}{assign}"{number}"'
 
 
 def _assigns(line: str, key: str) -> bool:

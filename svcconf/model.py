@@ -54,6 +54,14 @@ def render_path(path: Iterable[Segment]) -> str:
     return "".join(out)
 
 
+class Subject(enum.Enum):
+    """What a finding concerns, where it is not a value the finding carries (a baseline entry fingerprints it)."""
+
+    AT_PATH = "the value at the path"  # a scalar's value; for a mapping or list, the path alone
+    PATH_ONLY = "the path alone"  # the path names it: an unknown or missing field, a duplicate key
+    SECRET = "a secret"  # fingerprinted as a marker, never hashed
+
+
 class Finding(NamedTuple):
     """What a rule or the schema check reports about one document, before positions are known."""
 
@@ -64,6 +72,9 @@ class Finding(NamedTuple):
     anchor: Anchor = Anchor.VALUE
     # Cross-document rules may speak about a sibling: its position in ctx.siblings (None: this document).
     document: int | None = None
+    # Exactly what the finding is about: the value judged, or the members of a mapping or list the
+    # rule read to decide (never the whole container, so that editing a sibling keeps the finding).
+    subject: object = Subject.AT_PATH
 
     def under(self, prefix: Path) -> Finding:
         """The same finding with its path starting `prefix` higher up in its own document."""
@@ -89,6 +100,7 @@ class Diagnostic(NamedTuple):
     kind: str | None = None
     fix: str | None = None
     migrated: str | None = None  # found checking the document as migrate would convert it: the apiVersion it becomes
+    fingerprint: Fingerprint | None = None  # only when a baseline is read or written
 
     @property
     def path_text(self) -> str:
@@ -99,6 +111,17 @@ class Diagnostic(NamedTuple):
 
     def with_severity(self, severity: Severity) -> Diagnostic:
         return self._replace(severity=severity)
+
+
+class Fingerprint(NamedTuple):
+    """What a baseline entry knows a finding by besides its file and rule (fingerprint.py computes it)."""
+
+    api_version: str | None  # of the document, or of the List item the finding lies in
+    kind: str | None
+    name: str | None  # metadata.name, or the kind's own name field
+    path: str  # the field path from that document or item
+    subject: str | None  # a short hash of what the finding concerns; "secret" for a secret; None: the path says it
+    legacy: str | None = None  # version 1's hash of the whole value at the path (only to read a version-1 baseline)
 
 
 def go_quote(value: str) -> str:

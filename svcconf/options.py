@@ -48,13 +48,13 @@ class ValidateOptions(NamedTuple):
     ignore: tuple[str, ...] = ()
     severity: dict | None = None  # rule id -> Severity
     per_file_ignores: dict | None = None  # gitignore pattern (relative to the config file's folder) -> rule ids
-    bootstrap: str | None = None  # "init" or "join": what a bootstrap file is for (None: inferred)
+    bootstrap: str | None = None  # "init", "join", "upgrade" or "reset": the command a bootstrap file is for (None: inferred)
     service_account_issuers: tuple[str, ...] = ()  # the API server's --service-account-issuer values
     fs_checks: bool = False  # check files named by absolute paths (kubeconfigs, plugin configs): on the node
     fail_on: str = "error"  # the lowest severity that fails the run
     stdin_filename: str | None = None  # the name stdin's text goes by: reports, per-file-ignores, exclude, .json handling
     list_skipped: bool = False  # say why each skipped document was skipped (Report.skipped_documents; -v)
-    value_hashes: bool = False  # hash the value at each finding's path, for a baseline (Report.value_hashes)
+    baseline_format: int = 0  # the baseline format read or written: findings get a Diagnostic.fingerprint (0: none)
     baseline_file: str | None = None  # the baseline read or written: svcconf's own file, never checked as a document
 
     def resolved_target(self) -> Release:
@@ -119,6 +119,12 @@ def add_shared_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="in a git work tree, skip what .gitignore files and .git/info/exclude ignore when walking folders (default: on)",
     )
+    parser.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="a file named on the command line that exclude leaves out is skipped without a warning, as the pre-commit "
+        "hooks pass files (ruff's --force-exclude; on whenever pre-commit runs svcconf); still counted as excluded",
+    )
     parser.add_argument("--config", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)")
     parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
 
@@ -138,6 +144,16 @@ def add_stdin_filename_argument(parser: argparse.ArgumentParser) -> None:
         help="read stdin (- or no PATH) as if it were the file PATH, which need not exist: named so in reports, "
         "configured and excluded as that file (the configuration file is found from its folder), .json read as JSON",
     )
+
+
+def quiet_excludes(args: argparse.Namespace) -> bool:
+    """Whether files named on the command line that exclude leaves out are skipped without a warning.
+
+    pre-commit names every staged file and sets PRE_COMMIT=1 for its hooks (pre-commit's
+    commands/run.py); a file the configuration excludes is then expected, not a mistake to warn
+    about, as ruff's hooks pass --force-exclude for the same reason.
+    """
+    return bool(getattr(args, "force_exclude", False)) or os.environ.get("PRE_COMMIT") == "1"
 
 
 STDIN_FILENAME_WITHOUT_STDIN = "--stdin-filename names what is read from stdin: give - or no PATH"

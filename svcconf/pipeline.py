@@ -9,17 +9,16 @@ import gc
 import os
 import stat
 import sys
-from collections.abc import Iterable
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterable
+from typing import BinaryIO
 
 from . import catalog, suppression
 from .discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ignored, special
 from .document import DocumentChecker
-from .model import Diagnostic, Finding, Path, Severity
+from .model import Diagnostic, Finding, Severity, Subject
 from .naming import Naming
 from .options import ValidateOptions
 from .rules import Siblings
-from .secrets import holds_secret
 from .source import SourceFile, load_bytes, too_large
 
 STDIN_NAME = "<stdin>"
@@ -35,7 +34,7 @@ SkippedDocument = tuple[str, int, str | None, str | None, str]
 
 
 class FileResult:
-    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents", "suppressed", "value_hashes")
+    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents", "suppressed")
 
     def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
         self.diagnostics: list[Diagnostic] = diagnostics or []
@@ -44,7 +43,6 @@ class FileResult:
         self.skipped = 0
         self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
         self.skipped_documents: list[SkippedDocument] = []  # only when options.list_skipped
-        self.value_hashes: list[str | None] | None = None  # with options.value_hashes: one per diagnostic
 
 
 class Report:
@@ -61,7 +59,6 @@ class Report:
         self.checked: list[str] = []  # the files checked, as diagnostics name them
         self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
         self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
-        self.value_hashes: dict[Diagnostic, str | None] = {}  # with options.value_hashes (see value_hash)
         # What changed the verdict, for every format to show: findings accepted inline and by the baseline.
         self.suppressed: list[Diagnostic] = []
         self.baselined: list[Diagnostic] = []
@@ -172,6 +169,7 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     name = source.name
     for problem in source.problems:
         result.diagnostics.append(Diagnostic(name, problem.line, problem.column, problem.rule, problem.severity, problem.message))
+    fingerprints = _fingerprinter(options)
     if not source.problems and all(document.data is None for document in source.documents):
         content = "only empty documents" if source.documents else "no YAML document"
         result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, f"file holds {content}; skipped"))
@@ -179,12 +177,13 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     siblings = Siblings(doc.data for doc in source.documents)
     unplaced: list[tuple[int, int, Finding]] = []  # (document, index in diagnostics, finding) of findings without a position
     for position, document in enumerate(source.documents):
-        for problem in document.problems:
-            result.diagnostics.append(
-                Diagnostic(
-                    name, problem.line, problem.column, problem.rule, problem.severity, problem.message, problem.path, document.index + 1
-                )
+        for problem in document.problems:  # duplicate keys: the path names the key
+            placed = Diagnostic(
+                name, problem.line, problem.column, problem.rule, problem.severity, problem.message, problem.path, document.index + 1
             )
+            if fingerprints is not None:
+                placed = placed._replace(fingerprint=fingerprints(document.data, problem.path, Subject.PATH_ONLY))
+            result.diagnostics.append(placed)
         findings, skipped = checker.check(document, siblings)
         result.documents += 1
         if skipped is not None:
@@ -196,7 +195,7 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
             where = finding.document if finding.document is not None else position
             unplaced.append((where, len(result.diagnostics), finding))
             result.diagnostics.append(None)  # type: ignore[arg-type] - placed below
-    _place(source, unplaced, result.diagnostics)
+    _place(source, unplaced, result.diagnostics, fingerprints)
     due = {d.document for d in result.diagnostics if d.rule in DUE_FOR_MIGRATION and d.document is not None}
     if due:
         from .after_migration import findings_after_migration
@@ -208,9 +207,18 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(source), suppressed)
     result.diagnostics = _configure(result.diagnostics, name, options)
     result.suppressed = _configure(suppressed, name, options)  # only what would have counted
-    if options.value_hashes:
-        result.value_hashes = _value_hashes(source, result.diagnostics)
     return result
+
+
+def _fingerprinter(options: ValidateOptions):
+    """What fingerprints a finding for the baseline (None when no baseline is read or written): cheap to skip, paid only then."""
+    if not options.baseline_format:
+        return None
+    from .fingerprint import fingerprint
+
+    naming = Naming(options.api_domain)
+    legacy = options.baseline_format == 1
+    return lambda data, path, subject: fingerprint(data, path, subject, naming, legacy)
 
 
 def _written_kind(data) -> tuple[str | None, str | None]:
@@ -220,42 +228,7 @@ def _written_kind(data) -> tuple[str | None, str | None]:
     return tuple(value if isinstance(value, str) else None for value in (data.get("kind"), data.get("apiVersion")))  # type: ignore[return-value]
 
 
-def _value_hashes(source: SourceFile, diagnostics: list[Diagnostic]) -> list[str | None]:
-    """The hash of the value each diagnostic's path holds in its document, while the documents' data is at hand."""
-    data = {document.index + 1: document.data for document in source.documents}
-    return [value_hash(data[d.document], d.path) if d.document in data else None for d in diagnostics]
-
-
-SECRET_VALUE = "secret"  # in place of the hash of a value that is, or holds, a secret
-
-
-def value_hash(data: Any, path: Path) -> str | None:
-    """A short hash of the value at `path` in a document's data, for a baseline entry: a changed value is a new finding.
-
-    None where there is no value to tell findings apart (the whole document, a missing field);
-    SECRET_VALUE for a secret or a value holding one, so that no secret reaches the baseline, not even hashed.
-    """
-    if not path:
-        return None  # the whole document: any edit anywhere would make its findings new
-    value = data
-    for segment in path:
-        listed = isinstance(value, list) and isinstance(segment, int) and 0 <= segment < len(value)
-        if not (listed or (isinstance(value, dict) and segment in value)):
-            return None  # a missing field
-        value = value[segment]
-    if holds_secret(path, value):
-        return SECRET_VALUE
-    import hashlib
-    import json
-
-    try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
-    except (TypeError, ValueError):  # keys of several types cannot be sorted
-        text = repr(value)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-
-
-def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnostics: list[Diagnostic]) -> None:
+def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnostics: list[Diagnostic], fingerprints=None) -> None:
     """Give findings their positions, document by document: a large file composes each document again
     at most once, and holds the nodes of one document at a time."""
     locator = None
@@ -270,6 +243,8 @@ def _place(source: SourceFile, unplaced: list[tuple[int, int, Finding]], diagnos
         diagnostics[slot] = Diagnostic(
             source.name, line, column, finding.rule, finding.severity, finding.message, finding.path, target.index + 1, api_version, kind
         )
+        if fingerprints is not None:
+            diagnostics[slot] = diagnostics[slot]._replace(fingerprint=fingerprints(target.data, finding.path, finding.subject))
 
 
 def _held_by(source: SourceFile):
@@ -387,12 +362,25 @@ def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple]:
     """A worker's files, sent back as plain tuples (a fifth of the pickling cost of FileResults)."""
     results = [check_file(path, options) for path in paths]
     return [
-        (r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, r.value_hashes, [tuple(d) for d in r.suppressed])
-        for r in results
+        (r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, [tuple(d) for d in r.suppressed]) for r in results
     ]
 
 
-def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOptions) -> list[FileResult]:
+Progress = Callable[[int, int], None]  # told (files done, files found) as a run goes on
+
+
+def _serial(files: list[str], options: ValidateOptions, progress: Progress | None) -> list[FileResult]:
+    results = []
+    for path in files:
+        results.append(check_file(path, options))
+        if progress is not None:
+            progress(len(results), len(files))
+    return results
+
+
+def _parallel(
+    files: list[str], sizes: list[int], jobs: int, options: ValidateOptions, progress: Progress | None = None
+) -> list[FileResult]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -419,12 +407,14 @@ def _parallel(files: list[str], sizes: list[int], jobs: int, options: ValidateOp
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for batch in pool.map(_check_many, chunks, [options] * len(chunks)):
-                for documents, skipped, diagnostics, skipped_documents, value_hashes, suppressed in batch:
+                for documents, skipped, diagnostics, skipped_documents, suppressed in batch:
                     result = FileResult([Diagnostic._make(d) for d in diagnostics])
                     result.suppressed = [Diagnostic._make(d) for d in suppressed]
                     result.documents, result.skipped = documents, skipped
-                    result.skipped_documents, result.value_hashes = skipped_documents, value_hashes
+                    result.skipped_documents = skipped_documents
                     results.append(result)
+                if progress is not None:
+                    progress(len(results), len(files))
     finally:
         gc.unfreeze()
     return results
@@ -442,8 +432,11 @@ def _without_baseline(files: list[str], baseline: str, skipped: list[tuple[str, 
     return kept
 
 
-def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Report:
-    """Validate files, folders and `-` (stdin); the library entry point behind `svcconf validate`."""
+def validate(paths: Iterable[str], options: ValidateOptions | None = None, progress: Progress | None = None) -> Report:
+    """Validate files, folders and `-` (stdin); the library entry point behind `svcconf validate`.
+
+    `progress`, when given, is told (files done, files found) as files are checked.
+    """
     options = options or ValidateOptions()
     if not isinstance(options, ValidateOptions):
         raise TypeError(f"validate takes svcconf.ValidateOptions, not {type(options).__name__}")
@@ -461,7 +454,7 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
     report.skipped_paths = skipped_paths
     report.checked = [stdin_name(options) if path == STDIN else path for path in files] + not_regular
     jobs, sizes = _workers(files, options.jobs)
-    results = _parallel(files, sizes, jobs, options) if jobs > 1 else [check_file(path, options) for path in files]
+    results = _parallel(files, sizes, jobs, options, progress) if jobs > 1 else _serial(files, options, progress)
     results += [_not_regular(path, options) for path in not_regular]
     for result in results:
         report.diagnostics.extend(result.diagnostics)
@@ -469,8 +462,6 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None) -> Re
         report.documents += result.documents
         report.skipped += result.skipped
         report.skipped_documents += result.skipped_documents
-        if result.value_hashes:
-            report.value_hashes.update(zip(result.diagnostics, result.value_hashes))
     report.skipped_paths += [
         (stdin_name(options) if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason
     ]

@@ -18,7 +18,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from .model import Anchor, Finding, Path, Severity, go_quote, render_value
+from .model import Anchor, Finding, Path, Severity, Subject, go_quote, render_value
 from .secrets import holds_secret, is_secret, render_at
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
@@ -77,7 +77,9 @@ class SchemaChecker:
             for key in getattr(kind, "unexpected", None) or []:
                 yield _unknown(path + (key,), field_validation, "lenient-unknown-field" if lenient else "unknown-field")
         elif name == "Required":
-            yield Finding("missing-field", path + (kind.property,), "Required value", Severity.ERROR, Anchor.PARENT)
+            yield Finding(
+                "missing-field", path + (kind.property,), "Required value", Severity.ERROR, Anchor.PARENT, subject=Subject.PATH_ONLY
+            )
         elif name == "Type":
             yield self._wrong_type(path, _value_at(data, path, instance), self._subschema(root, error.schema_path), ambiguous)
         elif name in ("OneOfNotValid", "AnyOf"):
@@ -93,14 +95,15 @@ class SchemaChecker:
         written = ambiguous.get(path)
         if written is not None and expected == "string" and not is_secret(path):
             message += f' (the server reads unquoted {written} as {render_value(instance)}; quote it: "{written}")'
-        return Finding("wrong-type", path, message)
+        # A mapping or list of the wrong type is about its type, not its members.
+        return Finding("wrong-type", path, message, subject=json_type(instance) if isinstance(instance, (dict, list)) else instance)
 
     def _invalid(self, name: str, kind, path: Path, instance: Any, error, subschema: dict) -> Finding:
         shown = render_at(path, instance)
         detail = subschema.get("x-svcconf-detail")
         if name == "Enum" and instance == "":
             # The empty string is Go's zero value: the server says the field is required.
-            return Finding("missing-field", path, "Required value", Severity.ERROR, Anchor.PARENT)
+            return Finding("missing-field", path, "Required value", Severity.ERROR, Anchor.PARENT, subject=Subject.PATH_ONLY)
         if detail:
             return Finding("invalid-value", path, f"Invalid value: {shown}: {detail}")
         if name == "Enum":
@@ -122,9 +125,10 @@ class SchemaChecker:
         }.get(name)
         if name == "MaxItems":
             noun = "item" if limit == 1 else "items"
-            return Finding("invalid-value", path, f"Too many: {len(instance)}: must have at most {limit} {noun}")
+            return Finding("invalid-value", path, f"Too many: {len(instance)}: must have at most {limit} {noun}", subject=len(instance))
         if name == "MinItems":
-            return Finding("missing-field", path, f"Required value: must have at least {limit} item{'s' if limit != 1 else ''}")
+            message = f"Required value: must have at least {limit} item{'s' if limit != 1 else ''}"
+            return Finding("missing-field", path, message, subject=len(instance))
         if wording is None:
             # The validator's own message quotes the instance.
             return Finding("invalid-value", path, "Invalid value" if holds_secret(path, instance) else error.message)
@@ -171,7 +175,8 @@ def _value_at(data: Any, path: Path, reported: Any) -> Any:
 
 def _unknown(path: Path, field_validation: str, rule: str, why: str = "") -> Finding:
     severity = Severity.ERROR if field_validation == "Strict" else Severity.WARNING
-    return Finding(rule, path, f"unknown field {go_quote(strict_field_path(path))}" + (f": {why}" if why else ""), severity, Anchor.KEY)
+    message = f"unknown field {go_quote(strict_field_path(path))}" + (f": {why}" if why else "")
+    return Finding(rule, path, message, severity, Anchor.KEY, subject=Subject.PATH_ONLY)  # the key names it, whatever it holds
 
 
 def strict_field_path(path: Path) -> str:

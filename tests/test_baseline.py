@@ -85,7 +85,7 @@ def test_the_baseline_is_the_same_bytes_from_one_process_or_several(project, mon
     write_baseline("-j", "2", ".")
     assert (project / "baseline.json").read_bytes() == first
     assert stat.S_IMODE(os.stat(project / "baseline.json").st_mode) == 0o600  # an existing file keeps its mode
-    keys = [(e["file"], e["rule"], e["path"], e["value"]) for e in entries(project / "baseline.json")]
+    keys = [(e["file"], e["rule"], e["path"], e["fingerprint"]) for e in entries(project / "baseline.json")]
     assert keys == sorted(keys) and len(keys) == 5
 
 
@@ -231,7 +231,8 @@ ENTRY = '{"file": "a.yaml", "rule": "invalid-value", "apiVersion": null, "kind":
     [
         ('{"svcconf-baseline": 1, "entries": [\n' + ENTRY + ",\n]}\n", "baseline.json:3:1: not a baseline: "),
         ("[]", "baseline.json:1:1: not an svcconf baseline"),
-        ('{"svcconf-baseline": 2, "entries": []}', "baseline version 2 is not one svcconf reads"),
+        ('{"svcconf-baseline": 3, "entries": []}', "baseline version 3 is not one svcconf reads (it reads 1 or 2)"),
+        ('{"svcconf-baseline": true, "entries": []}', "baseline version True is not one svcconf reads"),
         (
             '{"svcconf-baseline": 1, "entries": [\n' + ENTRY + ",\n" + ENTRY.replace('"count": 1', '"count": 0') + "\n]}\n",
             "baseline.json:3: invalid baseline entry: count must be 1 or more",
@@ -387,3 +388,20 @@ def test_the_baseline_is_never_checked_as_a_document(project) -> None:
     again = validate("-v", "--write-baseline", "baseline.json", ".")
     assert again.json()["summary"]["files"] == 2  # policy.yaml and clean.yaml
     assert "baseline.json: skipped: svcconf's baseline file" in again.err
+
+
+def test_add_suppressions_puts_the_comment_on_the_key_that_holds_a_mapping(project) -> None:
+    """aescbc-discouraged concerns the `- aescbc:` item; its mapping starts a line below, at `keys:`."""
+    text = (
+        "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n"
+        "    providers:\n      - aescbc:\n          keys:\n            - name: k1\n"
+        "              secret: MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=\n      - identity: {}\n"
+    )
+    (project / "enc.yaml").write_text(text)
+    assert found(validate("enc.yaml")) == [("enc.yaml", "aescbc-discouraged", "resources[0].providers[0].aescbc")]
+    result = validate("--add-suppressions", "enc.yaml")
+    assert (result.code, found(result)) == (0, [])
+    assert (project / "enc.yaml").read_text() == text.replace(
+        "      - aescbc:\n", "      - aescbc:  # svcconf: ignore[aescbc-discouraged]\n"
+    )
+    assert (validate("enc.yaml").code, found(validate("enc.yaml"))) == (0, [])

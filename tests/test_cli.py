@@ -212,6 +212,23 @@ def test_invalid_config_is_reported_with_its_position(project) -> None:
     assert "pyproject.toml:2:1: invalid configuration: select: cannot unmarshal string" in result.err
 
 
+def test_config_errors_come_in_line_order_and_a_numeric_release_says_to_quote_it(project) -> None:
+    # The schema's findings come before the rule names' and the releases' own checks: printed by line.
+    (project / ".svcconf.yaml").write_text("target-version: 1.30\nselect: [nope]\nfail-on: bogus\n")
+    result = run("validate", ".")
+    assert result.code == 2
+    positions = [line.split(": invalid configuration")[0].rsplit(":", 2)[1:] for line in result.err.splitlines()]
+    assert positions == [["1", "17"], ["2", "10"], ["3", "10"]]
+    assert result.err.splitlines()[0].endswith(
+        "target-version: cannot unmarshal number into a field of type string: unquoted, 1.30 is the number 1.3, "
+        'not a release; quote it: target-version: "1.30"'
+    )
+    (project / ".svcconf.yaml").unlink()
+    (project / "pyproject.toml").write_text("[tool.svcconf]\nfrom-version = 1.29  # the release running now\n")
+    result = run("validate", ".")
+    assert result.err.endswith('unquoted, 1.29 is the number 1.29, not a release; quote it: from-version = "1.29"\n')
+
+
 def test_inline_suppressions(tmp_path) -> None:
     path = tmp_path / "enc.yaml"
     path.write_text(ENCRYPTION.replace(f"secret: {KEY_9_BYTES}", f"secret: {KEY_9_BYTES}  # svcconf: ignore[invalid-key-length]"))

@@ -133,3 +133,42 @@ def test_input_never_breaks_a_line_or_starts_a_ci_command(tmp_path) -> None:
         assert "##[" not in result.out and "\x1b" not in result.out and "\u202e" not in result.out
     table = run("explain", "audit", str(policy), "--requests", str(requests)).out.splitlines()
     assert len(table) == 1 + len(users) + 1  # a header, one row per request, the count
+
+
+AUTHZ_V1 = """apiVersion: apiserver.config.k8s.io/v1
+kind: AuthorizationConfiguration
+authorizers:
+  - type: Node
+    name: node
+  - type: RBAC
+    name: rbac
+"""
+
+
+def test_explain_reads_the_configuration_file_and_target_version_as_validate_does(tmp_path, monkeypatch) -> None:
+    """AuthorizationConfiguration v1 is first served in 1.32 (lifecycle.tsv, --authorization-config): a 1.31 target refuses it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "authz.yaml").write_text(AUTHZ_V1)
+    request = ("--user", "jane", "--verb", "get", "--resource", "pods", "-n", "default")
+    assert run("explain", "authz", "authz.yaml", *request).code == 0  # the newest release serves it
+    refused = run("explain", "authz", "authz.yaml", "--target-version", "1.31", *request)
+    assert refused.code == 2 and "[unavailable-api-version]" in refused.err and refused.out == ""
+    assert run("validate", "--target-version", "1.31", "authz.yaml").code == 1  # the same verdict
+    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.31"\n')
+    for topic, extra in (("authz", request), ("audit", request), ("encryption", ("--resource", "secrets"))):
+        assert "[unavailable-api-version]" in run("explain", topic, "authz.yaml", *extra).err  # read before the kind is looked for
+    assert run("explain", "authz", "authz.yaml", "--target-version", "1.32", *request).code == 0  # the flag wins
+    assert run("explain", "authz", "authz.yaml", "--no-config", *request).code == 0
+    (tmp_path / ".svcconf.yaml").write_text("target-version: 1.30\n")
+    broken = run("explain", "authz", "authz.yaml", *request)
+    assert broken.code == 2 and 'quote it: target-version: "1.30"' in broken.err
+
+
+def test_explain_claims_takes_the_same_settings(files, monkeypatch, tmp_path) -> None:  # noqa: F811
+    config, claims = files(CLAIMS)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".svcconf.yaml").write_text('target-version: "1.28"\n')  # before structured authentication
+    for command in (("explain-claims",), ("explain", "claims")):
+        result = run(*command, config, "--claims", claims, "--now", "1800000000")
+        assert result.code == 2 and "[unavailable-api-version]" in result.err
+        assert run(*command, config, "--claims", claims, "--now", "1800000000", "--no-config").code == 0

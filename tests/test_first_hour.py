@@ -141,7 +141,8 @@ def test_a_configuration_file_found_in_a_parent_folder_is_named_from_here(projec
     assert run("validate", "enc.yaml").out.endswith("(1 document checked, 0 skipped; config: ../pyproject.toml)\n")
 
 
-def test_a_file_named_on_the_command_line_is_never_excluded_silently(project) -> None:
+def test_a_file_named_on_the_command_line_is_never_excluded_silently(project, monkeypatch) -> None:
+    monkeypatch.delenv("PRE_COMMIT", raising=False)  # by hand, not from a hook
     (project / ".svcconf.yaml").write_text('exclude: ["enc*"]\n')
     result = run("validate", "enc.yaml", "cronjob.yaml")
     assert result.err == "svcconf: warning: enc.yaml: excluded by 'enc*' (exclude in .svcconf.yaml); not checked\n"
@@ -149,3 +150,5 @@ def test_a_file_named_on_the_command_line_is_never_excluded_silently(project) ->
     flagged = run("validate", "--no-config", "--exclude", "enc.yaml", "enc.yaml")
     assert flagged.err == "svcconf: warning: enc.yaml: excluded by 'enc.yaml' (--exclude); not checked\n"
     assert run("validate", ".").err == ""  # files a folder search leaves out are not named one by one
+    quiet = run("validate", "--force-exclude", "-f", "json", "enc.yaml", "cronjob.yaml")
+    assert quiet.err == "" and quiet.json()["summary"]["excluded"] == 1

@@ -93,3 +93,11 @@ def test_other_scripts_digits_are_not_a_duration(duration: str) -> None:
     kubelet = f'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nsyncFrequency: "{duration}"\n'
     assert findings(kubelet) == [("invalid-value", "syncFrequency")]
     assert findings(kms(duration)) == [("kms-timeout-not-positive", "resources[0].providers[0].kms.timeout")]
+
+
+@pytest.mark.parametrize("level", ["[Metadata]", "{RequestResponse: 1}"])
+def test_an_audit_level_that_is_no_string_is_a_wrong_type_not_a_crash(level: str) -> None:
+    # audit-logs-secrets looked the level up in a table; a list or mapping cannot be a key (fuzz seed 20261122).
+    policy = f"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: {level}\n    resources: [{{resources: [secrets]}}]\n"
+    assert ("wrong-type", "rules[0].level") in findings(policy)
+    assert not any(rule == "internal-error" for rule, _path in findings(policy))

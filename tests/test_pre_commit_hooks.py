@@ -164,3 +164,29 @@ def test_the_readme_quotes_the_default_exclude() -> None:
     assert HOOKS["svcconf-migrate"]["exclude"] == default
     assert f"`{default}`" in readme  # pre-commit section
     assert f"        exclude: {default}\n" in readme  # the local hook for Alpine
+
+
+def test_a_file_the_configuration_excludes_is_skipped_quietly_and_counted(repository) -> None:
+    """pre-commit names every staged file: one that `exclude` leaves out is expected, as ruff's --force-exclude hooks have it."""
+    (repository / ".svcconf.yaml").write_text("exclude: [config/encryption.yaml]\n", encoding="utf-8")
+    code, out, err, files = run_hook("svcconf", repository)
+    assert "config/encryption.yaml" in files
+    assert (code, err) == (0, "")
+    assert out.endswith(f"in {len(files) - 1} files (1 document checked, 4 skipped, 1 excluded; config: .svcconf.yaml)\n")
+    code, out, err, _files = run_hook("svcconf-migrate", repository)
+    assert (code, err) == (0, ""), out
+    assert (repository / "config" / "encryption.yaml").read_text(encoding="utf-8") == BROKEN_ENCRYPTION
+
+
+def test_under_pre_commit_the_warning_is_left_out_without_the_flag_too(repository) -> None:
+    (repository / ".svcconf.yaml").write_text("exclude: [config/encryption.yaml]\n", encoding="utf-8")
+    command = [sys.executable, "-m", "svcconf", "validate", "config/encryption.yaml", "config/audit-policy.yaml"]
+    environment = {key: value for key, value in os.environ.items() if key != "PRE_COMMIT"}
+    by_hand = subprocess.run(command, cwd=repository, capture_output=True, text=True, check=False, env=environment)
+    assert (
+        by_hand.stderr
+        == "svcconf: warning: config/encryption.yaml: excluded by 'config/encryption.yaml' (exclude in .svcconf.yaml); not checked\n"
+    )
+    hooked = subprocess.run(command, cwd=repository, capture_output=True, text=True, check=False, env={**environment, "PRE_COMMIT": "1"})
+    assert (hooked.returncode, hooked.stderr) == (0, "")
+    assert "1 excluded" in hooked.stdout

@@ -48,22 +48,10 @@ def run(args) -> int:
     return options.run(options)
 
 
-class _Standalone:
-    """Hands a command module's `add_parser` a parser of its own, named as a topic of this family."""
-
-    def __init__(self, prog: str) -> None:
-        self.prog, self.parser = prog, None
-
-    def add_parser(self, _name: str, **options):
-        options.pop("help", None)  # a subcommand's one-line summary; a parser of its own has none
-        self.parser = argparse.ArgumentParser(prog=self.prog, **options)
-        return self.parser
-
-
 def topic_parser(topic: str) -> argparse.ArgumentParser:
     prog = f"svcconf explain {topic}"
     if topic == "claims":
-        standalone = _Standalone(prog)
+        standalone = explain_claims.Standalone(prog)
         explain_claims.add_parser(standalone)
         parser = standalone.parser
         _format_flag(parser)
@@ -99,6 +87,8 @@ def topic_parser(topic: str) -> argparse.ArgumentParser:
         parser.add_argument("--resource", required=True, metavar="RESOURCE[.GROUP]", help="resource, e.g. secrets or deployments.apps")
         _format_flag(parser)
         parser.set_defaults(run=_run_encryption)
+    if topic != "claims":  # explain-claims' parser has them
+        explain_claims.add_settings_arguments(parser)
     return parser
 
 
@@ -161,9 +151,12 @@ def _run_audit(args) -> int:
     from ..explain.config import Unusable, load
     from ..explain.request import RequestError
 
+    options = explain_claims.settings(args)
+    if options is None:
+        return EXIT_USAGE
     try:
         requests = _requests(args, LEVELS)
-        loaded = load(args.config, (("audit.k8s.io", "Policy"),), "audit Policy (audit.k8s.io)")
+        loaded = load(args.config, (("audit.k8s.io", "Policy"),), "audit Policy (audit.k8s.io)", options)
     except (RequestError, Unusable) as problem:
         return _problem(problem)
     policy = audit.policy(loaded.data, loaded.root)
@@ -175,15 +168,17 @@ def _run_authz(args) -> int:
     from ..explain import authz, rbac, render
     from ..explain.config import Unusable, load
     from ..explain.request import RequestError
-    from ..options import ValidateOptions
 
+    options = explain_claims.settings(args)
+    if options is None:
+        return EXIT_USAGE
     try:
         requests = _requests(args, DECISIONS, need_subject=True)
-        loaded = load(args.config, ((None, "AuthorizationConfiguration"),), "AuthorizationConfiguration")
+        loaded = load(args.config, ((None, "AuthorizationConfiguration"),), "AuthorizationConfiguration", options)
         roles = rbac.load(args.rbac) if args.rbac else None
     except (RequestError, Unusable) as problem:
         return _problem(problem)
-    chain = authz.chain(loaded.data, loaded.root, ValidateOptions().resolved_target())
+    chain = authz.chain(loaded.data, loaded.root, options.resolved_target())
     outcomes = [authz.explain(chain, request, roles) for request in requests]
     return _emit(args, outcomes, lambda o: o.decision, render.authz_json, render.authz_text, render.authz_table)
 
@@ -193,10 +188,13 @@ def _run_encryption(args) -> int:
     from ..explain.config import Unusable, load
     from ..explain.request import RequestError
 
+    options = explain_claims.settings(args)
+    if options is None:
+        return EXIT_USAGE
     try:
         resource, group = _one_resource(args.resource)
         kinds = ((None, "EncryptionConfiguration"), (None, "EncryptionConfig"))
-        loaded = load(args.config, kinds, "EncryptionConfiguration")
+        loaded = load(args.config, kinds, "EncryptionConfiguration", options)
     except (RequestError, Unusable) as problem:
         return _problem(problem)
     outcome = encryption.explain(loaded.data, loaded.root, resource, group)
@@ -230,7 +228,10 @@ def _run_claims(args) -> int:
     from ..claims import explain
     from ..explain.render import claims_json, dump
 
-    config = explain_claims.load_config(args.config)
+    options = explain_claims.settings(args)
+    if options is None:
+        return EXIT_USAGE
+    config = explain_claims.load_config(args.config, options)
     claims = explain_claims.load_claims(args.claims)
     if config is None or claims is None:
         return EXIT_USAGE

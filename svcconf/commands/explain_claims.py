@@ -20,7 +20,56 @@ def add_parser(commands) -> None:
     parser.add_argument("--claims", required=True, metavar="CLAIMS.json", help="JWT payload as JSON, or a compact JWT ('-' reads stdin)")
     parser.add_argument("--secret", action="append", default=[], metavar="CLAIM", help="claim whose value is never printed (repeatable)")
     parser.add_argument("--now", type=float, default=None, metavar="SECONDS", help="time to check exp against (Unix seconds; default: now)")
+    add_settings_arguments(parser)
     parser.set_defaults(run=run)
+
+
+class Standalone:
+    """Hands a command module's `add_parser` a parser of its own (an explain topic, validate's defaults)."""
+
+    def __init__(self, prog: str) -> None:
+        self.prog, self.parser = prog, None
+
+    def add_parser(self, _name: str, **options):
+        import argparse
+
+        options.pop("help", None)  # a subcommand's one-line summary; a parser of its own has none
+        self.parser = argparse.ArgumentParser(prog=self.prog, **options)
+        return self.parser
+
+
+def add_settings_arguments(parser) -> None:
+    """The settings an explain command reads its file with: validate's, from the same configuration file."""
+    from ..options import add_target_argument
+
+    add_target_argument(
+        parser, help="release the server runs: 1.31, v1.31 or 1.31.2 (default: target-version of the configuration file, else the newest)"
+    )
+    parser.add_argument(
+        "--config", dest="settings_file", metavar="FILE", help="configuration file (default: .svcconf.yaml or pyproject.toml found upward)"
+    )
+    parser.add_argument("--no-config", action="store_true", help="ignore configuration files")
+
+
+def settings(args):
+    """validate's options for this run (ValidateOptions), read as validate reads them: its defaults, the
+    configuration file (read_config) and --target-version; None after saying why they cannot be used."""
+    from ..config import ConfigError, read_config
+    from ..options import OptionsError, validate_options
+    from . import config_error
+    from .validate import add_parser
+
+    standalone = Standalone("svcconf validate")  # validate's own parser, for its defaults
+    add_parser(standalone)
+    given = standalone.parser.parse_args([])
+    given.target_version, given.config, given.no_config = args.target_version, args.settings_file, args.no_config
+    try:
+        return validate_options(given, read_config(given))
+    except ConfigError as err:
+        config_error(err)
+    except OptionsError as err:
+        error(str(err))
+    return None
 
 
 def run(args) -> int:
@@ -28,7 +77,10 @@ def run(args) -> int:
 
     from ..claims import explain
 
-    config = load_config(args.config)
+    options = settings(args)
+    if options is None:
+        return EXIT_USAGE
+    config = load_config(args.config, options)
     claims = load_claims(args.claims)
     if config is None or claims is None:
         return EXIT_USAGE
@@ -38,8 +90,9 @@ def run(args) -> int:
     return EXIT_FINDINGS if result.rejected else EXIT_OK
 
 
-def load_config(path: str) -> dict | None:
-    """The file's AuthenticationConfiguration, read as validate reads it; None (errors printed) when the server would refuse it."""
+def load_config(path: str, options=None) -> dict | None:
+    """The file's AuthenticationConfiguration, read as validate reads it (with `options`, ValidateOptions);
+    None (errors printed) when the server would refuse it."""
     from ..explain.config import Unusable, load
 
     try:
@@ -49,7 +102,7 @@ def load_config(path: str) -> dict | None:
         _unreadable("CONFIG", path, problem)
         return None
     try:
-        return load(path, ((None, AUTHN_KIND),), AUTHN_KIND).data
+        return load(path, ((None, AUTHN_KIND),), AUTHN_KIND, options).data
     except Unusable as unusable:
         for line in unusable.lines:
             error(line)

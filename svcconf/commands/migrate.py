@@ -85,8 +85,9 @@ def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..discovery import CONFIG_FILE, Selection, discover
     from ..migrate import FileOutcome, migrate_bytes, write_atomic
-    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read, quiet_excludes
     from ..pipeline import STDIN, STDIN_NAME
+    from ..report.progress import progress_for
 
     paths = paths_to_read(args)
     if paths is None:
@@ -105,19 +106,25 @@ def run(args) -> int:
     selection = Selection.of(options)
     skipped: list[tuple[str, str]] = []
     files, unreadable = discover(paths, selection, skipped=skipped)
-    # A setting that leaves a file unread changes what --check answers: each one is said, as validate -v says it.
+    # A setting that leaves a file unread changes what --check answers: each one is said, as validate -v says it,
+    # but for the files pre-commit (or --force-exclude) names, which exclude is expected to leave out.
+    quiet = quiet_excludes(args)
     for path, why in skipped:
-        if why != CONFIG_FILE:
+        if why != CONFIG_FILE and not (quiet and path in paths):
             error(f"{path}: not read: {why}")
     outcomes = []
     failed = False
     unwritten: set[str] = set()  # files that would change but are symbolic links not to follow
     roots = [_root(p) for p in paths if p != STDIN]
-    for path in files:
+    progress = progress_for("migrating") if STDIN not in files else None
+    for done, path in enumerate(files):
+        if progress is not None:
+            progress(done, len(files))
         if path == STDIN:
             data = sys.stdin.buffer.read()
             if args.stdin_filename and (why := selection.excluded(args.stdin_filename)):
-                error(f"{args.stdin_filename}: not converted: {why}")
+                if not quiet:
+                    error(f"{args.stdin_filename}: not converted: {why}")
                 outcome = FileOutcome(args.stdin_filename, data)  # excluded as the file it stands for: passed through unchanged
             else:
                 outcome = migrate_bytes(args.stdin_filename or STDIN_NAME, data, options)
@@ -144,6 +151,8 @@ def run(args) -> int:
             except OSError as err:
                 error(f"{path}: not written: {err.strerror or err}; the file is unchanged")
                 failed = True
+    if progress is not None:
+        progress.close()
     plain = [o for _p, o in outcomes]
     reported = [o for p, o in outcomes if p not in unwritten]  # a skipped link has its warning line
     report = _run_summary(args, config, options, checking, reported, len(files))

@@ -77,7 +77,10 @@ def add_settings_arguments(parser) -> None:
     )
     parser.add_argument("--max-file-size", type=size, metavar="SIZE", help="skip larger files with a warning (default: 8M)")
     parser.add_argument(
-        "--bootstrap", choices=("init", "join"), help="what a bootstrap file is for (default: inferred from the kinds it holds)"
+        "--bootstrap",
+        choices=("init", "join", "upgrade", "reset"),
+        help="the kubeadm command a bootstrap file is for, read as that command reads it (default: init or join, inferred from "
+        "the kinds it holds; an UpgradeConfiguration beside them is then for kubeadm upgrade)",
     )
     parser.add_argument(
         "--service-account-issuer",
@@ -165,7 +168,7 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..model import Severity
-    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, validate_options
+    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, quiet_excludes, validate_options
     from ..pipeline import Report, validate
     from ..report import chosen_format
 
@@ -186,18 +189,28 @@ def run(args) -> int:
     except OptionsError as err:  # a baseline's problems (BaselineError) are one line each
         return _failed(Report(), args, getattr(err, "problems", [str(err)]))
     if baseline is not None or args.write_baseline:
-        options = options._replace(value_hashes=True, baseline_file=args.write_baseline or baseline.name)
+        from ..baseline import FORMAT_VERSION
 
+        # Findings get the fingerprints the baseline's format keys them by (a baseline written is in the current one).
+        version = baseline.version if baseline is not None else FORMAT_VERSION
+        options = options._replace(baseline_format=version, baseline_file=args.write_baseline or baseline.name)
+
+    from ..report.progress import progress_for
+
+    progress = progress_for("checking", quiet=args.quiet)
     try:
-        report = validate(paths, options)
+        report = validate(paths, options, progress)
     except Exception as err:  # a bug: the report says the run failed, main prints it
         _failed(Report(options=options), args, [f"internal error: {type(err).__name__}: {err}"], say=False)
         raise
+    finally:
+        if progress is not None:
+            progress.close()
     if args.verbose:
         for path, why in report.skipped_paths:
             error(f"{path}: skipped: {why}")
         _list_skipped_documents(report)
-    _warn_unchecked(paths, report, bool(config.values.get("exclude") or args.exclude), args.verbose)
+    _warn_unchecked(paths, report, bool(config.values.get("exclude") or args.exclude), args.verbose or quiet_excludes(args))
     failures = [f"{path}: no such file or folder" for path in report.unreadable]
     unread = sum(1 for d in report.diagnostics if d.rule == "unreadable-file")
     if unread:
@@ -243,10 +256,11 @@ def _list_skipped_documents(report) -> None:
         error(f"{file}: document {number}{f' ({written})' if written else ''}: skipped: {why}")
 
 
-def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) -> None:
+def _warn_unchecked(paths: list[str], report, excluding: bool, named_said: bool) -> None:
     """Warn about a folder with nothing to check and a file named on the command line that exclude left out.
 
-    With -v every skipped path is already listed with its reason, so only the empty folders are added.
+    With -v every skipped path is already listed with its reason, and with --force-exclude (or under
+    pre-commit) an excluded file is expected: then only the empty folders are said.
     """
     from ..pipeline import STDIN
 
@@ -261,7 +275,7 @@ def _warn_unchecked(paths: list[str], report, excluding: bool, verbose: bool) ->
             if folder not in skipped and not any(name.startswith(prefix) for name in checked):
                 left_out = " (or exclude leaves them out)" if excluding else ""
                 error(f"warning: {path}: no *.yaml, *.yml or *.json file in this folder{left_out}; nothing checked")
-        elif os.path.normpath(path) not in checked and os.path.normpath(path) in skipped and not verbose:
+        elif os.path.normpath(path) not in checked and os.path.normpath(path) in skipped and not named_said:
             error(f"warning: {path}: {skipped[os.path.normpath(path)]}; not checked")
 
 

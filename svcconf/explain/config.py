@@ -27,8 +27,8 @@ class Loaded(NamedTuple):
     root: Node  # the document's composed node: positions of its fields
 
 
-def read(path: str) -> SourceFile:
-    """The file's documents, after validate found no error the server would refuse it for."""
+def read(path: str, options: ValidateOptions | None = None) -> SourceFile:
+    """The file's documents, after validate (with `options`: the run's settings) found no error the server would refuse it for."""
     from ..report.text_format import lines
 
     try:
@@ -36,7 +36,7 @@ def read(path: str) -> SourceFile:
             source = load_bytes(path, handle.read())
     except OSError as err:
         raise Unusable(f"cannot read {path}: {err.strerror or err}") from None
-    result = check_source(source, ValidateOptions(api_domain=default_domain()))
+    result = check_source(source, options or ValidateOptions(api_domain=default_domain()))
     refused = [d for d in result.diagnostics if d.severity == Severity.ERROR]
     if not source.documents and source.problems:
         refused = result.diagnostics  # e.g. a file over the size limit: nothing was read
@@ -48,10 +48,10 @@ def read(path: str) -> SourceFile:
     return source
 
 
-def load(path: str, kinds: tuple, what: str) -> Loaded:
+def load(path: str, kinds: tuple, what: str, options: ValidateOptions | None = None) -> Loaded:
     """The first document of `kinds` ((group or None, kind) pairs, upstream spelling) in a file."""
-    source = read(path)
-    naming = Naming(default_domain())
+    source = read(path, options)
+    naming = Naming(options.api_domain if options else default_domain())
     for document in source.documents:
         data = document.data
         if isinstance(data, dict) and _is_kind(naming, data, kinds):

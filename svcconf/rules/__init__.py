@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from ..model import Anchor, Finding, Path, Severity, render_value
+from ..model import Anchor, Finding, Path, Severity, Subject, render_value
 from ..naming import GroupVersion
 from ..options import ValidateOptions
 from ..secrets import REDACTED, render_at
@@ -133,43 +133,53 @@ def rules_for(modules: str | list[str] | None, kind: str) -> list[RuleFunction]:
 # --------------------------------------------------------------------------- error shapes
 # The constructors mirror apimachinery's field errors, so messages read as the server's do. Those
 # that quote a value render it with secrets.render_at: a value at a secret field is never shown.
+# Each records what its finding concerns (Finding.subject), which a baseline fingerprints: the
+# value judged; a finding about a mapping or list passes `subject=` the members its rule read
+# (never a secret), so that editing another member keeps the finding.
 
 
 def required(path: Path, detail: str = "", rule: str = "missing-field") -> Finding:
     message = f"Required value: {detail}" if detail else "Required value"
-    return Finding(rule, path, message, Severity.ERROR, Anchor.PARENT)
+    return Finding(rule, path, message, Severity.ERROR, Anchor.PARENT, subject=Subject.PATH_ONLY)
 
 
-def invalid(path: Path, value: Any, detail: str, rule: str = "invalid-value", severity: Severity = Severity.ERROR) -> Finding:
-    return Finding(rule, path, f"Invalid value: {render_at(path, value)}: {detail}", severity)
+_THE_VALUE = object()  # a finding's subject is the value it quotes
+
+
+def invalid(
+    path: Path, value: Any, detail: str, rule: str = "invalid-value", severity: Severity = Severity.ERROR, subject: Any = _THE_VALUE
+) -> Finding:
+    """`subject`: what the finding concerns when `value` quotes more (a whole map of which one entry is wrong)."""
+    concerns = value if subject is _THE_VALUE else subject
+    return Finding(rule, path, f"Invalid value: {render_at(path, value)}: {detail}", severity, subject=concerns)
 
 
 def invalid_redacted(path: Path, detail: str, rule: str) -> Finding:
     """Invalid value for a secret: the value is never shown."""
-    return Finding(rule, path, f"Invalid value: {REDACTED}: {detail}")
+    return Finding(rule, path, f"Invalid value: {REDACTED}: {detail}", subject=Subject.SECRET)
 
 
-def forbidden(path: Path, detail: str, rule: str, severity: Severity = Severity.ERROR) -> Finding:
-    return Finding(rule, path, f"Forbidden: {detail}", severity)
+def forbidden(path: Path, detail: str, rule: str, severity: Severity = Severity.ERROR, subject: Any = Subject.AT_PATH) -> Finding:
+    return Finding(rule, path, f"Forbidden: {detail}", severity, subject=subject)
 
 
 def not_supported(path: Path, value: Any, valid: Iterable[str], rule: str = "invalid-value") -> Finding:
     supported = ", ".join(render_value(v) for v in valid)
-    return Finding(rule, path, f"Unsupported value: {render_at(path, value)}: supported values: {supported}")
+    return Finding(rule, path, f"Unsupported value: {render_at(path, value)}: supported values: {supported}", subject=value)
 
 
 def duplicate(path: Path, value: Any, rule: str) -> Finding:
-    return Finding(rule, path, f"Duplicate value: {render_at(path, value)}")
+    return Finding(rule, path, f"Duplicate value: {render_at(path, value)}", subject=value)
 
 
 def too_many(path: Path, count: int, limit: int, rule: str) -> Finding:
     noun = "item" if limit == 1 else "items"
-    return Finding(rule, path, f"Too many: {count}: must have at most {limit} {noun}")
+    return Finding(rule, path, f"Too many: {count}: must have at most {limit} {noun}", subject=count)
 
 
-def advice(rule: str, path: Path, message: str, severity: Severity = Severity.WARNING) -> Finding:
+def advice(rule: str, path: Path, message: str, severity: Severity = Severity.WARNING, subject: Any = Subject.AT_PATH) -> Finding:
     """A finding beyond the server's own checks (svcconf's warnings and advice)."""
-    return Finding(rule, path, message, severity)
+    return Finding(rule, path, message, severity, subject=subject)
 
 
 def items(value: Any) -> Iterator[tuple[int, Any]]:

@@ -62,7 +62,7 @@ def check_plugins(doc: dict, ctx: Context) -> Iterator[Finding]:
         elif path and isinstance(path, str):
             yield from _check_path(base + ("path",), path, ctx)
         if configuration is None and not path and name in NEEDS_CONFIG:
-            yield Finding("plugin-config-required", base, NEEDS_CONFIG[name])
+            yield Finding("plugin-config-required", base, NEEDS_CONFIG[name], subject=name)
         if isinstance(configuration, dict):
             yield from _embedded(base + ("configuration",), name, configuration, ctx)
 
@@ -184,6 +184,7 @@ def check_legacy_config(doc: dict, ctx: Context) -> Iterator[Finding]:
         f"legacy unversioned admission config: the API server reads this file as the configuration of the "
         f"{' and '.join(plugins)} plugin{'s' * (len(plugins) > 1)}; "
         f"embed it in an AdmissionConfiguration (apiserver.config.k8s.io/v1) under plugins[].configuration",
+        subject=plugins,
     )
     if "ImagePolicyWebhook" in plugins:
         from .imagepolicy import check_plugin_config

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from svcconf.go.names import dns1123_subdomain
 from svcconf.model import Finding, Severity
 
-from .. import Context, advice, invalid, items, mapping, required, rule
+from .. import Context, advice, invalid, items, mapping, required, rule, text
 
 STAGES = ("RequestReceived", "ResponseStarted", "ResponseComplete", "Panic")
 LEVELS = ("None", "Metadata", "Request", "RequestResponse")
@@ -139,7 +139,7 @@ def _secrets_logged(doc: dict) -> Iterator[Finding]:
             if not can:
                 continue
             verbs = frozenset(v for _j, v in items(body.get("verbs")) if isinstance(v, str)) or pending
-            if pending & verbs & risky.get(body.get("level"), frozenset()):
+            if pending & verbs & risky.get(text(body.get("level")), frozenset()):  # a level of the wrong type records nothing
                 exposed.setdefault(index, []).append(resource)
                 break
             if every:

@@ -43,7 +43,7 @@ def old_wording(ctx: Context) -> bool:
 
 def too_many(path: Path, count: int, limit: int, ctx: Context, rule_id: str) -> Finding:
     noun = "item" if limit == 1 and ctx.at_least(1, 34) else "items"
-    return Finding(rule_id, path, f"Too many: {count}: must have at most {limit} {noun}")
+    return Finding(rule_id, path, f"Too many: {count}: must have at most {limit} {noun}", subject=count)
 
 
 def not_with(path: Path, value, field: str, other: str, ctx: Context) -> Finding:

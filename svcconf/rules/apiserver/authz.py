@@ -180,7 +180,8 @@ def _check_match_conditions(path: Path, conditions, ctx: Context) -> Iterator[Fi
     if not isinstance(conditions, list):
         return
     if len(conditions) > MAX_MATCH_CONDITIONS:
-        yield Finding("too-many-match-conditions", path, f"Too many: {len(conditions)}: must have at most {MAX_MATCH_CONDITIONS} items")
+        message = f"Too many: {len(conditions)}: must have at most {MAX_MATCH_CONDITIONS} items"
+        yield Finding("too-many-match-conditions", path, message, subject=len(conditions))
         return
     seen: set[str] = set()
     for k, condition in items(conditions):

@@ -139,6 +139,7 @@ def _check_provider(path: tuple, provider: dict, kms_names: set[str], ctx: Conte
             "multiple-providers",
             path,
             f"Invalid value: {{{names}}}: more than one provider specified in a single element, should split into different list elements",
+            subject=names,
         )
     first = present[0]
     body = mapping(provider.get(first))

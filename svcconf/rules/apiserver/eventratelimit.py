@@ -51,6 +51,7 @@ def check_advice(doc: dict, ctx: Context) -> Iterator[Finding]:
             "no limit of type Server: the total rate of events the API server accepts is unbounded "
             "(per-namespace and per-user limits do not cap many namespaces or users together)",
             Severity.INFO,
+            subject=sorted(map(str, types)),  # the types the rule read, in any order, not the limits' rates
         )
     seen: dict[str, int] = {}
     for i, limit in limits:

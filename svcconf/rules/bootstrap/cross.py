@@ -15,6 +15,15 @@ KUBEADM = "kubeadm.k8s.io"
 KUBELET = "kubelet.config.k8s.io"
 KUBEPROXY = "kubeproxy.config.k8s.io"
 INIT_KINDS = ("InitConfiguration", "ClusterConfiguration")
+# `kubeadm upgrade` and `kubeadm reset` read one kind and warn about every other document
+# (upgradeconfiguration.go and resetconfiguration.go, documentMapTo...Configuration), refusing a
+# file without theirs; reset's message names JoinConfiguration, as upstream's does.
+OWN_KIND = {"upgrade": "UpgradeConfiguration", "reset": "ResetConfiguration"}
+NOT_FOUND = {
+    "upgrade": "no UpgradeConfiguration found in the supplied config",
+    "reset": "no JoinConfiguration found in the supplied config (kubeadm reset's words: it found no ResetConfiguration)",
+}
+IGNORED = "[config] WARNING: Ignored configuration document with GroupVersionKind {gv}, Kind={kind}"
 KUBEPROXY_KIND = "KubeProxyConfiguration"
 COMPONENT_KINDS = {KUBELET: "KubeletConfiguration", KUBEPROXY: KUBEPROXY_KIND}
 DEFAULT_SERVICE_SUBNET = "10.96.0.0/12"
@@ -80,8 +89,16 @@ def first_of(ctx: Context, kind: str) -> dict | None:
 
 
 def intent(ctx: Context) -> str | None:
-    """init, join, or None when the file is for neither or both (then every document is used)."""
+    """init, join, upgrade or reset (stated with --bootstrap), or None when the file is for neither
+    init nor join or for both (then every document is used). A file inferred to be for init or join
+    may also hold the UpgradeConfiguration of `kubeadm upgrade` (kubespray writes one file for init
+    and upgrade): only a stated intent makes that document ignored."""
     return bootstrap_file(ctx).intent
+
+
+def builds_cluster(ctx: Context) -> bool:
+    """Whether the file's components are read with the cluster it builds: init, or an intent left open (not join, upgrade, reset)."""
+    return intent(ctx) in (None, "init")
 
 
 def check(doc: dict, ctx: Context) -> Iterator[Finding]:
@@ -108,6 +125,8 @@ def _file_level(ctx: Context, docs: list) -> Iterator[Finding]:
         )
     if action == "join" and "JoinConfiguration" not in kinds:
         yield Finding("missing-bootstrap-document", ("kind",), "no JoinConfiguration found in the supplied config")
+    if action in OWN_KIND and OWN_KIND[action] not in kinds:
+        yield Finding("missing-bootstrap-document", ("kind",), NOT_FOUND[action])
     if action == "join":
         for _g, _v, kind, _d in docs:
             if kind == KUBEPROXY_KIND:
@@ -129,6 +148,7 @@ def _other_documents(ctx: Context) -> Iterator[Finding]:
         if gvk is None:
             continue
         group, version, kind = gvk
+        written = f"{group}/{version}" if group else version
         if group == KUBEPROXY and kind == KUBEPROXY_KIND:  # the kubelet document checks itself
             if kind in seen:
                 yield Finding(
@@ -138,14 +158,13 @@ def _other_documents(ctx: Context) -> Iterator[Finding]:
                     document=position,
                 )
             seen.add(kind)
-        elif group != KUBEADM and COMPONENT_KINDS.get(group) != kind and action == "init":
-            written = f"{group}/{version}" if group else version
+            if action in OWN_KIND:
+                yield Finding(
+                    "ignored-bootstrap-document", ("kind",), IGNORED.format(gv=written, kind=kind), Severity.WARNING, document=position
+                )
+        elif group != KUBEADM and COMPONENT_KINDS.get(group) != kind and action in ("init", *OWN_KIND) and kind != OWN_KIND.get(action):
             yield Finding(
-                "ignored-bootstrap-document",
-                ("kind",),
-                f"[config] WARNING: Ignored configuration document with GroupVersionKind {written}, Kind={kind}",
-                Severity.WARNING,
-                document=position,
+                "ignored-bootstrap-document", ("kind",), IGNORED.format(gv=written, kind=kind), Severity.WARNING, document=position
             )
 
 
@@ -155,13 +174,15 @@ def _ignored(doc: dict, kind: str, ctx: Context) -> Iterator[Finding]:
     if gvk is None:
         return
     group, version, _kind = gvk
-    if action == "init" and group == KUBEADM and kind not in INIT_KINDS:
-        yield advice(
-            "ignored-bootstrap-document",
-            ("kind",),
-            f"[config] WARNING: Ignored configuration document with GroupVersionKind {group}/{version}, Kind={kind}",
-        )
-    elif action == "join" and kind != "JoinConfiguration":
+    # Unless --bootstrap says otherwise, an UpgradeConfiguration beside init or join documents is for `kubeadm upgrade`.
+    companion = ctx.bootstrap is None and group == KUBEADM and kind == OWN_KIND["upgrade"]
+    if (
+        action in OWN_KIND
+        and kind != OWN_KIND[action]
+        or (action == "init" and group == KUBEADM and kind not in INIT_KINDS and not companion)
+    ):
+        yield advice("ignored-bootstrap-document", ("kind",), IGNORED.format(gv=f"{group}/{version}", kind=kind))
+    elif action == "join" and kind != "JoinConfiguration" and not companion:
         yield advice(
             "ignored-bootstrap-document",
             ("kind",),
@@ -200,6 +221,7 @@ def recommended(rule_id: str, path: tuple, kind: str, field: str, want: object, 
         path,
         f'The recommended value for "{field}" in "{kind}" is: {_go(want)}; the provided value is: {_go(got)}',
         severity,
+        subject=got,
     )
 
 
@@ -225,7 +247,7 @@ def pod_subnet_checks(doc: dict, ctx: Context) -> Iterator[Finding]:
             "which overrides the value the tool derives: nodes get pod ranges outside the pod subnet",
         )
     proxy = first_of(ctx, KUBEPROXY_KIND)
-    if proxy is not None and intent(ctx) != "join":
+    if proxy is not None and builds_cluster(ctx):
         cluster_cidr = proxy.get("clusterCIDR")
         if isinstance(cluster_cidr, str) and cluster_cidr and _cidrs(cluster_cidr) != _cidrs(pods):
             yield advice(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from svcconf.model import Finding
 
 from .. import Context, advice, items, mapping, rule
-from .cross import bootstrap_file, check, cluster_values, dns_ip, first_of, recommended
+from .cross import bootstrap_file, builds_cluster, check, cluster_values, dns_ip, first_of, recommended
 
 KIND = "KubeletConfiguration"
 
@@ -28,8 +28,8 @@ def check_bootstrap_file(doc: dict, ctx: Context) -> Iterator[Finding]:
     if len(ctx.siblings) == 1 and not ctx.bootstrap:
         return  # a kubelet file of its own, read by no bootstrap tool: nothing to agree with or repeat
     yield from check(doc, ctx)
-    if not bootstrap_file(ctx).kinds & {"InitConfiguration", "ClusterConfiguration"} or ctx.bootstrap == "join":
-        return  # a kubelet file of its own: nothing to agree with
+    if not bootstrap_file(ctx).kinds & {"InitConfiguration", "ClusterConfiguration"} or not builds_cluster(ctx):
+        return  # a kubelet file of its own, or one join, upgrade or reset ignores: nothing to agree with
     yield from _agreement(doc, ctx)
 
 

@@ -69,7 +69,7 @@ def check_feature_gates(doc: dict, ctx: Context) -> Iterator[Finding]:
         spec = spec_at(name, ctx.target)
         if spec is None:
             if name in table.gates or ctx.target in table.complete_for:
-                yield invalid(path, shown, f"unrecognized feature gate: {name}", "unknown-feature-gate")
+                yield invalid(path, shown, f"unrecognized feature gate: {name}", "unknown-feature-gate", subject={name: value})
             else:
                 covered = ", ".join(format_release(r) for r in sorted(table.complete_for))
                 yield advice(
@@ -78,6 +78,7 @@ def check_feature_gates(doc: dict, ctx: Context) -> Iterator[Finding]:
                     f"Invalid value: {render_value(shown)}: {name} is not a feature gate of Kubernetes {covered}; "
                     f"svcconf's gate table is incomplete for {format_release(ctx.target)}: check the name "
                     f"(kube-proxy refuses unknown gates with `unrecognized feature gate: {name}`)",
+                    subject={name: value},
                 )
         elif spec.locked and value != spec.default:
             yield invalid(
@@ -85,6 +86,7 @@ def check_feature_gates(doc: dict, ctx: Context) -> Iterator[Finding]:
                 shown,
                 f"cannot set feature gate {name} to {_go_bool(value)}, feature is locked to {_go_bool(spec.default)}",
                 "locked-feature-gate",
+                subject={name: value},
             )
         elif spec.stage in ("ga", "deprecated"):
             word = "GA" if spec.stage == "ga" else "deprecated"
@@ -93,4 +95,5 @@ def check_feature_gates(doc: dict, ctx: Context) -> Iterator[Finding]:
                 path,
                 f"Setting {word} feature gate {name}={_go_bool(value)}. It will be removed in a future release.",
                 Severity.INFO,
+                subject={name: value},
             )

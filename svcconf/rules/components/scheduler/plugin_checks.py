@@ -35,12 +35,14 @@ def disabled_entries(profile, point: str, target: tuple) -> Iterator[Finding]:
                 base + (j,),
                 f'disabling "{name}" is redundant: "*" in the same list already disables every default plugin of {point}',
                 Severity.INFO,
+                subject=name,
             )
         elif not plugins.known(name, target) or name in plugins.GONE:
             yield advice(
                 "unknown-scheduler-plugin",
                 base + (j,),
                 f'disabled plugin "{name}" does not exist in kube-scheduler {format_release(target)}: nothing is disabled',
+                subject=name,
             )
         elif name not in candidates:
             where = "the default multiPoint set" if point == "multiPoint" else f"the plugins that run at {point}"
@@ -49,6 +51,7 @@ def disabled_entries(profile, point: str, target: tuple) -> Iterator[Finding]:
                 "disabled-plugin-not-enabled",
                 base + (j,),
                 f'disabled plugin "{name}" is not among {where}{why}: this entry disables nothing',
+                subject=name,
             )
 
 

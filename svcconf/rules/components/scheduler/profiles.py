@@ -218,11 +218,12 @@ def _check_plugins(profile: Profile, version: str, kind: str, ctx: Context) -> I
                     path,
                     f'plugin "{name}" is deprecated and no longer enabled by default since 1.31; it is refused from 1.32; '
                     f"use {plugins.REPLACEMENT[name]}",
+                    subject=name,
                 )
             yield from _known_plugin(path, name, point, ctx)
             if name in seen:
                 iface = interface_of(point, name)
-                yield Finding("duplicate-scheduler-plugin", path, f'plugin "{name}" already registered as "{iface}"')
+                yield Finding("duplicate-scheduler-plugin", path, f'plugin "{name}" already registered as "{iface}"', subject=name)
             seen.add(name)
             yield from checks.weight_checks(path, name, point, weight, f"profiles.plugins.{point}.enabled")
         yield from checks.disabled_entries(profile, point, ctx.target)
@@ -260,11 +261,14 @@ def _known_plugin(path: Path, name: str, point: str, ctx: Context) -> Iterator[F
             path,
             f'{interface_of(point, name)} "{name}" does not exist in kube-scheduler {format_release(ctx.target)}: '
             "a stock scheduler fails at start-up; ignore this only for a scheduler built with this plugin",
+            subject=name,
         )
         return
     points = plugins.points_of(name)
     if point != "multiPoint" and points is not None and point not in points:
-        yield Finding("plugin-not-at-extension-point", path, f'plugin "{name}" does not extend {plugins.interface(point)} plugin')
+        yield Finding(
+            "plugin-not-at-extension-point", path, f'plugin "{name}" does not extend {plugins.interface(point)} plugin', subject=name
+        )
 
 
 def _check_plugin_config(profile: Profile, version: str, kind: str, ctx: Context) -> Iterator[Finding]:
@@ -311,6 +315,7 @@ def _runtime_counts(profile: Profile) -> Iterator[Finding]:
             "queue-sort-plugin-count",
             profile.path + ("plugins", "queueSort"),
             f'only one queue sort plugin required for profile with scheduler name "{name}", but got {len(sort)}',
+            subject=len(sort),
         )
     bind = profile.effective("bind")
     if bind is not None and not bind:
