@@ -111,6 +111,29 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
     return suppressed, added, notes
 
 
+def suppressed_line(name: str, text: str, line: int, names: list[str]) -> str | None:
+    """Line `line` (1-based) of a file's text with `names` suppressed as --add-suppressions writes it (the editor's quick fix);
+    None where a comment cannot go or would change the file's data."""
+    from .source import parse
+
+    pieces = LINE_BREAK.split(text)
+    if name.endswith(".json") or not 0 < line <= len(pieces) or pieces[line - 1].lstrip().startswith("#"):
+        return None
+    strings = _multiline_strings(text)
+    if strings is None or _inside(strings, line - 1):
+        return None
+    content, count = _with_suppression(pieces[line - 1], sorted(set(names)))
+    if not count:
+        return None
+    breaks = [match.group() for match in LINE_BREAK.finditer(text)] + [""]
+    pieces[line - 1] = content
+    edited = "".join(piece + end for piece, end in zip(pieces, breaks))
+    original, again = parse(name, text, keep_nodes=False), parse(name, edited, keep_nodes=False)
+    if again.problems or [repr(d.data) for d in again.documents] != [repr(d.data) for d in original.documents]:
+        return None
+    return content
+
+
 def _with_suppression(content: str, names: list[str]) -> tuple[str, int]:
     """The line with `names` added to its `# svcconf: ignore[...]` comment, or with a new one; and how many were added."""
     for existing in suppression.find(content):
