@@ -24,8 +24,10 @@ MAX_DIFF_LINES = 20_000  # a migration of a larger file is left to `svcconf migr
 
 
 def actions_for(ls, uri: str, selected: lsp.Range) -> list[lsp.CodeAction]:
+    text = ls.text(uri)
+    if text is None:
+        return []
     state = ls.state(uri)
-    text = ls.workspace.get_text_document(uri).source
     lines = lines_of(text)
     encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
     here = [d for d in state.diagnostics if selected.start.line <= d.line - 1 <= selected.end.line]
@@ -56,15 +58,24 @@ def _action(title: str, uri: str, edits: list[lsp.TextEdit], shown: lsp.Diagnost
     )
 
 
-def _line_range(lines: list[str], row: int, encoding: str) -> lsp.Range:
-    return lsp.Range(lsp.Position(row, 0), lsp.Position(row, units(lines[row], len(lines[row]), encoding)))
-
-
 def _suppress(name: str, text: str, diagnostic: Diagnostic, lines: list[str], encoding: str) -> lsp.TextEdit | None:
     if diagnostic.document is None or diagnostic.rule in NOT_INLINE:
         return None
     new = suppressed_line(name, text, diagnostic.line, [diagnostic.rule])
-    return lsp.TextEdit(_line_range(lines, diagnostic.line - 1, encoding), new) if new is not None else None
+    return _narrowed(lines, diagnostic.line - 1, new, encoding) if new is not None else None
+
+
+def _narrowed(lines: list[str], row: int, new: str, encoding: str) -> lsp.TextEdit:
+    """The edit turning line `row` into `new`, carrying only what changes: the line's value (a secret, maybe) stays put."""
+    old = lines[row]
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    where = lsp.Range(lsp.Position(row, units(old, start, encoding)), lsp.Position(row, units(old, len(old) - end, encoding)))
+    return lsp.TextEdit(where, new[start : len(new) - end])
 
 
 # --------------------------------------------------------------------------- rule fixes
@@ -104,7 +115,7 @@ def _migrate(state, text: str, lines: list[str], diagnostic: Diagnostic, depreca
     """(title, edits) converting the diagnostic's document as `svcconf migrate` would; the whole file when others change with it."""
     from ..migrate.engine import FileOutcome, migrate_text
 
-    if state.file is None or len(lines) > MAX_DIFF_LINES:
+    if state.file is None or state.file.source is None or len(lines) > MAX_DIFF_LINES:
         return None
     validate = state.file.options
     options = MigrateOptions(target=validate.target, api_domain=validate.api_domain, deprecated=deprecated)
@@ -118,9 +129,34 @@ def _migrate(state, text: str, lines: list[str], diagnostic: Diagnostic, depreca
     first, last = document_lines(lines, diagnostic.line - 1)
     alone = all(first <= i1 and i2 <= last + 1 for i1, i2, _new in hunks)
     edits = [lsp.TextEdit(_rows(lines, i1, i2, encoding), replacement) for i1, i2, replacement in hunks]
+    secrets = _secret_values(state.file.source)
+    if any(secret in edit.new_text for edit in edits for secret in secrets):
+        return None  # a rewritten line holds a secret: `svcconf migrate` writes it, the protocol does not carry it
     moved = [edit for edit in outcome.edits if edit.document == diagnostic.document]
     change = f": {moved[0].source} -> {moved[0].target}" if moved else ""
     return (f"Migrate this document{change}" if alone else f"Migrate this file ({len(outcome.edits)} documents change together)"), edits
+
+
+def _secret_values(source) -> set[str]:
+    """The text of every secret value in the documents of the last check (all of them, when the file was checked whole)."""
+    from ..secrets import holds_secret
+
+    found: set[str] = set()
+
+    def walk(path: tuple, value) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk((*path, key), item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(path, item)
+        elif is_secret(path) and value is not None:
+            found.add(str(value))
+
+    for document in source.documents if source is not None else ():
+        if holds_secret((), document.data):
+            walk((), document.data)
+    return found
 
 
 def _with_breaks(text: str) -> list[str]:

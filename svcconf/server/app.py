@@ -98,6 +98,11 @@ class SvcconfServer(LanguageServer):
             for uri in self.files:
                 self.publish(uri)
 
+    def text(self, uri: str) -> str | None:
+        """An open document's text (None for a URI the client did not open: nothing is read from disk)."""
+        document = self.workspace.text_documents.get(uri)
+        return document.source if document is not None else None
+
     # ------------------------------------------------------------------ diagnostics
 
     @property
@@ -107,17 +112,17 @@ class SvcconfServer(LanguageServer):
 
     def check(self, uri: str) -> None:
         state = self.state(uri)
-        if state.file is None or state.skipped:
+        text = self.text(uri)
+        if state.file is None or state.skipped or text is None:
             state.diagnostics = []
             return
-        text = self.workspace.get_text_document(uri).source
         state.diagnostics = sorted(state.file.check(text), key=Diagnostic.sort_key)
 
     def lsp_diagnostics(self, uri: str) -> list[lsp.Diagnostic]:
         state = self.state(uri)
         if state.problems:
             return [self._config_problem(state)]
-        lines = lines_of(self.workspace.get_text_document(uri).source)
+        lines = lines_of(self.text(uri) or "")
         encoding = self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
         related = self._related(uri, state)
         return [to_lsp(d, lines, encoding, related.get(i)) for i, d in enumerate(state.diagnostics)]
@@ -240,4 +245,4 @@ def serve(args: argparse.Namespace) -> None:
     # pygls logs through the root logger; its records could quote a message, so only warnings about the loop itself show.
     logging.basicConfig(level=logging.CRITICAL, stream=sys.stderr)
     server = build(args)
-    server.start_io(_BoundedStdin(sys.stdin.buffer), sys.stdout.buffer)
+    server._start_io_sync(_BoundedStdin(sys.stdin.buffer), sys.stdout.buffer)

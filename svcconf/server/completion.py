@@ -25,8 +25,11 @@ NAMED_VALUES = {
 
 
 def complete_at(ls, uri: str, position: lsp.Position) -> lsp.CompletionList | None:
+    text = ls.text(uri)
+    if text is None:
+        return None
     state = ls.state(uri)
-    lines = lines_of(ls.workspace.get_text_document(uri).source)
+    lines = lines_of(text)
     if position.line >= len(lines):
         return None
     encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16

@@ -21,8 +21,10 @@ MAX_HOVER_PARSE = 1 << 20  # characters of a file checked whole that hover compo
 
 
 def hover_at(ls, uri: str, position: lsp.Position) -> lsp.Hover | None:
+    text = ls.text(uri)
+    if text is None:
+        return None
     state = ls.state(uri)
-    text = ls.workspace.get_text_document(uri).source
     lines = lines_of(text)
     if position.line >= len(lines):
         return None

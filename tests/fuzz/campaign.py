@@ -77,6 +77,9 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
             else None
         )
         failures += check_process(case, migrated)
+        from .server import check_server
+
+        failures += check_server(case)
     return failures
 
 
