@@ -224,3 +224,22 @@ async def test_a_client_that_pulls_gets_validates_diagnostics_on_request(pulling
     report = await pulling.text_document_diagnostic_async(lsp.DocumentDiagnosticParams(lsp.TextDocumentIdentifier(path.as_uri())))
     assert as_found(report.items) == sorted_found(validate_json([path], tmp_path)[str(path)]) != []
     assert path.as_uri() not in pulling.diagnostics  # nothing pushed to a client that pulls
+
+
+async def test_a_secret_never_leaves_the_server(client: LanguageClient, tmp_path) -> None:
+    # an aesgcm key of 9 bytes: the API server refuses it (invalid-key-length), and its value must not be shown
+    path = tmp_path / "encryption.yaml"
+    text = (FIXTURES / "encryption/key-invalid-length-aesgcm.yaml").read_text()
+    secret = "cGFzc3dvcmQK"
+    found = await open_file(client, path, text)
+    assert "invalid-key-length" in {d.code for d in found}
+    said = [repr(found)]
+    row = text.splitlines().index(f"              secret: {secret}")
+    for character in (16, 25):
+        where = lsp.HoverParams(lsp.TextDocumentIdentifier(path.as_uri()), lsp.Position(row, character))
+        said.append(repr(await client.text_document_hover_async(where)))
+    actions = await _actions(client, path.as_uri(), row)
+    assert "Suppress invalid-key-length on this line" in actions
+    said += [repr(action) for action in actions.values()]
+    said += [message.message for message in client.log_messages]
+    assert not [shown for shown in said if secret in shown]

@@ -86,3 +86,41 @@ def test_pieces_start_at_document_markers_only() -> None:
 def test_a_lone_surrogate_is_reported_as_validate_reports_undecodable_text() -> None:
     file = OpenFile("x.yaml", ValidateOptions())
     assert [d.rule for d in file.check("a: '\ud800'\n")] == ["encoding-error"]
+
+
+@pytest.mark.parametrize(
+    ("text", "alias"),
+    [
+        ("a: *x\n", True),
+        ("- *x\n", True),
+        ("*x: 1\n", True),
+        ("  *x : 1\n", True),
+        ("a: [1, *x]\n", True),
+        ("a: {b: *x}\n", True),
+        ("? *x\n: 1\n", True),
+        ("a: '*'\n", False),
+        ("a: /readyz*\n", False),
+        ('a: ["*", "-x"]\n', False),
+        ("a: b *c\n", False),
+        ("a:*x\n", False),
+    ],
+)
+def test_an_alias_is_found_where_libyaml_would_read_one(text: str, alias: bool) -> None:
+    from svcconf.server.incremental import may_hold_alias
+
+    assert may_hold_alias(text) is alias
+
+
+def test_looking_for_aliases_is_linear_in_the_text() -> None:
+    import time
+
+    from svcconf.server.incremental import may_hold_alias
+
+    def seconds(text: str) -> float:
+        started = time.process_time()
+        may_hold_alias(text)
+        return time.process_time() - started
+
+    for unit in ("a *", " " * 50 + "b*", "x: y*\n"):
+        small, large = seconds(unit * 10_000), seconds(unit * 100_000)
+        assert large < max(0.05, 30 * small), unit

@@ -30,7 +30,6 @@ from .incremental import OpenFile
 WATCHED_CONFIGS = (*CONFIG_NAMES, "pyproject.toml")
 PARENT_POLL_SECONDS = 2.0
 MAX_MESSAGE = 64 * 1024 * 1024  # bytes of one JSON-RPC message: an editor's buffer is far smaller
-logger = logging.getLogger("svcconf.server")
 
 
 class FileState:

@@ -6,6 +6,8 @@ columns in UTF-16 code units unless the client chose another encoding.
 
 from __future__ import annotations
 
+import functools
+
 from lsprotocol import types as lsp
 
 from ..model import Diagnostic, Severity
@@ -15,9 +17,14 @@ SOURCE = "svcconf"
 SEVERITIES = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp.DiagnosticSeverity.Warning}
 
 
+_OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
+
+
 def lines_of(text: str) -> list[str]:
     """The text's lines as libyaml and the protocol count them (contents only)."""
-    return LINE_BREAK.split(text)
+    if any(mark in text for mark in _OTHER_BREAKS):
+        return LINE_BREAK.split(text)
+    return text.split("\n")  # the common case, without a regular expression's cost
 
 
 def units(line: str, characters: int, encoding: str) -> int:
@@ -58,19 +65,24 @@ def to_range(lines: list[str], line: int, column: int, encoding: str) -> lsp.Ran
     return lsp.Range(lsp.Position(row, units(text, start, encoding)), lsp.Position(row, units(text, end, encoding)))
 
 
-def to_lsp(diagnostic: Diagnostic, lines: list[str], encoding: str, related: list | None = None) -> lsp.Diagnostic:
-    """One diagnostic for the client; `data` keeps what code actions need (validate's JSON fields)."""
+@functools.cache
+def link(rule: str) -> lsp.CodeDescription | None:
+    """Where a rule's behaviour is documented upstream, as SARIF's helpUri gives it."""
     from ..docs import rule_doc
 
-    doc = rule_doc(diagnostic.rule)
-    link = lsp.CodeDescription(href=doc.help_uri) if doc is not None and doc.help_uri else None
+    doc = rule_doc(rule)
+    return lsp.CodeDescription(href=doc.help_uri) if doc is not None and doc.help_uri else None
+
+
+def to_lsp(diagnostic: Diagnostic, lines: list[str], encoding: str, related: list | None = None) -> lsp.Diagnostic:
+    """One diagnostic for the client; `data` keeps what code actions need (validate's JSON fields)."""
     message = diagnostic.message + (f" (fix: {diagnostic.fix})" if diagnostic.fix else "")
     return lsp.Diagnostic(
         range=to_range(lines, diagnostic.line, diagnostic.column, encoding),
         message=f"{diagnostic.path_text}: {message}" if diagnostic.path_text else message,
         severity=SEVERITIES.get(diagnostic.severity, lsp.DiagnosticSeverity.Information),
         code=diagnostic.rule,
-        code_description=link,
+        code_description=link(diagnostic.rule),
         source=SOURCE,
         related_information=related or None,
         data={

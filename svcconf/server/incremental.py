@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import re
 from collections.abc import Iterator
 
 from ..document import DocumentChecker
@@ -28,9 +27,6 @@ MARKERS = ("\n---", "\n...")
 _MARKER_ENDS = frozenset((" ", "\t", "\n", "\r", ""))
 # Directives, and line breaks libyaml counts and "\n" does not.
 _READ_WHOLE = ("\n%", "\x85", "\u2028", "\u2029")
-# Where an alias may start: a line's start, after a flow indicator, or after `- `, `: ` or `? `; found
-# also inside scalars (then the text is merely read whole). Each alternative is one or two characters.
-_ALIAS = re.compile(r"(?:^|[\[{,]|[-:?][ \t])[ \t]*\*", re.MULTILINE)
 # Larger texts are checked whole, keeping no nodes, as validate checks them: nodes take ~40 bytes per byte.
 MAX_PIECEWISE = 4 * KEEP_NODES_UP_TO
 
@@ -39,7 +35,7 @@ def pieces(text: str) -> list[tuple[int, str]] | None:
     """(0-based first line, text) of each piece of `text` cut before a document marker; None when it must be read whole."""
     if text.startswith("%") or any(mark in text for mark in _READ_WHOLE) or "\ufeff" in text[1:]:
         return None
-    if "*" in text and _ALIAS.search(text):  # aliases expand under one budget for the whole file
+    if may_hold_alias(text):  # aliases expand under one budget for the whole file
         return None
     if "\r" in text and text.count("\r") != text.count("\r\n"):
         return None
@@ -58,6 +54,30 @@ def pieces(text: str) -> list[tuple[int, str]] | None:
         out.append((line, text[start:end]))
         line += text.count("\n", start, end)
     return out
+
+
+def may_hold_alias(text: str) -> bool:
+    """Whether a `*` stands where an alias may start: a line's start, after `[`, `{` or `,`, or after `- `, `: ` or `? `.
+
+    Also true for such a `*` inside a scalar (a bullet in a block scalar): the text is then merely read whole.
+    Each `*` looks back over the blanks before it only, so the scan is linear.
+    """
+    line_start = previous = 0
+    at = text.find("*")
+    while at >= 0:
+        newline = text.rfind("\n", previous, at)
+        if newline >= 0:
+            line_start = newline + 1
+        previous = before = at
+        while before > line_start and text[before - 1] in " \t":
+            before -= 1
+        if before == line_start:
+            return True
+        mark = text[before - 1]
+        if mark in "[{," or (mark in "-:?" and before < at):
+            return True
+        at = text.find("*", at + 1)
+    return False
 
 
 class Watched(Siblings):
