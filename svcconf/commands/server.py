@@ -23,7 +23,7 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     try:
-        from ..server.app import serve
+        from ..server.main import serve
     except ImportError as err:
         # Only pygls and lsprotocol are optional here; any other missing module is a bug.
         if (err.name or "").split(".")[0] not in ("pygls", "lsprotocol", "cattrs", "attrs"):

@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import copy
 import functools
-import logging
 import os
-import sys
 import threading
 
 from lsprotocol import types as lsp
@@ -29,7 +27,6 @@ from .incremental import OpenFile
 
 WATCHED_CONFIGS = (*CONFIG_NAMES, "pyproject.toml")
 PARENT_POLL_SECONDS = 2.0
-MAX_MESSAGE = 64 * 1024 * 1024  # bytes of one JSON-RPC message: an editor's buffer is far smaller
 
 
 class FileState:
@@ -41,7 +38,7 @@ class FileState:
         self.path = path
         self.file: OpenFile | None = None  # None until settings are read, or while they cannot be used
         self.problems: list[Diagnostic] = []  # the configuration file's, when it cannot be used
-        self.skipped: str | None = None  # why the file is not checked (exclude), said in the log
+        self.skipped: str | None = None  # why the file is not checked (exclude): it gets no diagnostics
         self.diagnostics: list[Diagnostic] = []
 
 
@@ -201,27 +198,6 @@ def guarded(method: str, empty=None):
     return wrap
 
 
-def build(args: argparse.Namespace) -> SvcconfServer:
-    from . import features
-
-    server = SvcconfServer(args)
-    features.register(server)
-    return server
-
-
-class _BoundedStdin:
-    """stdin for the message loop: a message that claims to be larger than MAX_MESSAGE ends the session instead of being read."""
-
-    def __init__(self, stream) -> None:
-        self.stream = stream
-
-    def readline(self) -> bytes:
-        return self.stream.readline(MAX_MESSAGE)
-
-    def read(self, size: int) -> bytes:
-        return b"" if size > MAX_MESSAGE else self.stream.read(size)
-
-
 def watch_parent(pid: int | None) -> None:
     """Exit when the editor that started the server is gone, even if it left stdin open (LSP initialize's processId)."""
     if not pid or pid == os.getpid():
@@ -238,10 +214,3 @@ def watch_parent(pid: int | None) -> None:
                 pass  # alive, under another user
 
     threading.Thread(target=poll, name="svcconf-parent", daemon=True).start()
-
-
-def serve(args: argparse.Namespace) -> None:
-    # pygls logs through the root logger; its records could quote a message, so only warnings about the loop itself show.
-    logging.basicConfig(level=logging.CRITICAL, stream=sys.stderr)
-    server = build(args)
-    server._start_io_sync(_BoundedStdin(sys.stdin.buffer), sys.stdout.buffer)
