@@ -20,6 +20,7 @@ from .convert import lines_of, to_lsp, units
 from .cursor import document_lines
 
 MIGRATE_RULES = {"removed-api-version": False, "deprecated-api-version": True}  # rule -> rewrite deprecated versions too
+MAX_ACTIONS = 20  # findings a request gets actions for: a selection of a whole file is not a request for each fix
 MAX_DIFF_LINES = 20_000  # a migration of a larger file is left to `svcconf migrate`
 
 
@@ -31,6 +32,8 @@ def actions_for(ls, uri: str, selected: lsp.Range) -> list[lsp.CodeAction]:
     lines = lines_of(text)
     encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
     here = [d for d in state.diagnostics if selected.start.line <= d.line - 1 <= selected.end.line]
+    # One action of a kind per line and rule: each suppression reads the file twice, each migration converts it.
+    here = list({(d.line, d.rule): d for d in here}.values())[:MAX_ACTIONS]
     actions: list[lsp.CodeAction] = []
     for diagnostic in here:
         shown = to_lsp(diagnostic, lines, encoding)

@@ -12,14 +12,16 @@ from lsprotocol import types as lsp
 from ..model import Anchor, Diagnostic
 from .incremental import OpenFile
 
+MAX_RELATED = 10  # documents named by one finding: a file may hold thousands of one kind
 
-def _kinds(file: OpenFile) -> list[tuple[int, str]]:
-    """(position, kind as written) of each document of the last check that names one."""
-    out = []
+
+def _kinds(file: OpenFile) -> dict[str, list[int]]:
+    """Kind as written -> the positions of the documents of the last check that name it."""
+    out: dict[str, list[int]] = {}
     for position, document in enumerate(file.source.documents if file.source else ()):
         data = document.data
         if isinstance(data, dict) and isinstance(data.get("kind"), str):
-            out.append((position, data["kind"]))
+            out.setdefault(data["kind"], []).append(position)
     return out
 
 
@@ -32,11 +34,10 @@ def related_information(uri: str, file: OpenFile, diagnostics: list[Diagnostic])
     for index, diagnostic in enumerate(diagnostics):
         if diagnostic.document not in file.cross:
             continue
-        words = {word.strip("\"'.,:;()[]") for word in diagnostic.message.split()}
+        words = dict.fromkeys(word.strip("\"'.,:;()[]") for word in diagnostic.message.split())
+        others = [(p, kind) for kind in words for p in kinds.get(kind, ()) if p + 1 != diagnostic.document][:MAX_RELATED]
         related = []
-        for position, kind in kinds:
-            if position + 1 == diagnostic.document or kind not in words:
-                continue
+        for position, kind in sorted(others):
             line, column = file.source.locator(position).position(("kind",), Anchor.VALUE)
             where = lsp.Range(lsp.Position(line - 1, column - 1), lsp.Position(line - 1, column - 1 + len(kind)))
             related.append(lsp.DiagnosticRelatedInformation(lsp.Location(uri, where), f"document {position + 1}: {kind}"))
