@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+
 from . import EXIT_OK, EXIT_USAGE, error
 from .validate import add_settings_arguments
 
 HELP = "language server for editors, over stdio (needs svcconf[server])"
+UNUSED = ("jobs", "fail_on")  # validate's settings that mean nothing to an editor: accepted, not listed
 
 
 def add_parser(commands) -> None:
@@ -18,6 +21,9 @@ def add_parser(commands) -> None:
     )
     parser.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the only transport")
     add_settings_arguments(parser)
+    for action in parser._actions:
+        if action.dest in UNUSED:
+            action.help = argparse.SUPPRESS
     parser.set_defaults(run=run)
 
 
