@@ -199,3 +199,23 @@ def test_without_the_server_extra_the_command_says_how_to_get_it() -> None:
     )
     assert ran.returncode == 2
     assert "pip install 'svcconf[server]'" in ran.stderr and "Traceback" not in ran.stderr
+
+
+def test_messages_recorded_in_a_file_are_answered(tmp_path) -> None:
+    frames = b""
+    for message in (
+        {"id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        {"id": 2, "method": "shutdown"},
+        {"method": "exit"},
+    ):
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        frames += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    recorded = tmp_path / "session"
+    recorded.write_bytes(frames)
+    with open(recorded, "rb") as stdin:
+        ran = subprocess.run(
+            [sys.executable, "-m", "svcconf", "server"], stdin=stdin, capture_output=True, env=environment(), timeout=WAIT, check=False
+        )
+    assert ran.returncode == 0
+    assert b'"name": "svcconf"' in ran.stdout or b'"name":"svcconf"' in ran.stdout

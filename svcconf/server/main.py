@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import stat
 import sys
 import threading
 
@@ -63,7 +65,11 @@ def serve(args: argparse.Namespace) -> None:
     """Answer messages from stdin on stdout until the client says exit, closes the pipe or is gone."""
     # pygls logs through the root logger; its records could quote a message, so only a failure of the loop itself shows.
     logging.basicConfig(level=logging.CRITICAL, stream=sys.stderr)
+    server = build(args)
     try:
-        asyncio.run(_serve(build(args)))
+        if stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode):  # messages recorded in a file: no pipe transport reads one
+            server.start_io()
+        else:
+            asyncio.run(_serve(server))
     except (BrokenPipeError, KeyboardInterrupt):
         pass  # the client is gone: nobody to answer
