@@ -25,11 +25,13 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from corpusgen import all_kinds
 from corpusgen.writer import Style, write_document
 from timing import median
+
+from tests.jsonrpc import frame, read_frames  # the frames the suite's raw client speaks
 
 LINES, DOCUMENTS = 1000, 20
 KINDS = ("scheduler", "authn", "authz", "audit", "encryption", "admission", "proxy", "controller-manager", "tracing", "egress")
@@ -63,27 +65,22 @@ class Server:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        stream = self.process.stdout
-        while True:
-            length = None
-            while (line := stream.readline()) not in (b"\r\n", b""):
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            if not line or length is None:
-                return
-            message = json.loads(stream.read(length))
-            if message.get("method") == "textDocument/publishDiagnostics":
-                with self.arrived:
-                    self.published[message["params"].get("version") or 0] = time.perf_counter()
-                    self.arrived.notify_all()
-            elif "id" in message and "method" not in message:
-                with self.arrived:
-                    self.published[-1] = time.perf_counter()
-                    self.arrived.notify_all()
+        read_frames(self.process.stdout, self._received)
+
+    def _received(self, body: bytes | None) -> None:
+        message = json.loads(body) if body is not None else {}
+        if message.get("method") == "textDocument/publishDiagnostics":
+            self._arrived(message["params"].get("version") or 0)
+        elif "id" in message and "method" not in message:
+            self._arrived(-1)
+
+    def _arrived(self, version: int) -> None:
+        with self.arrived:
+            self.published[version] = time.perf_counter()
+            self.arrived.notify_all()
 
     def send(self, message: dict) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.write(frame(message))
         self.process.stdin.flush()
 
     def wait(self, version: int) -> float:

@@ -14,6 +14,7 @@ import threading
 import pytest
 
 from tests.conftest import FIXTURES, ROOT
+from tests.jsonrpc import frame, read_frames
 from tests.server_client import environment
 
 WAIT = 30  # seconds for an answer or an exit, however busy the machine
@@ -30,23 +31,14 @@ class Raw:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        stream = self.process.stdout
-        while True:
-            length = None
-            while (line := stream.readline()) not in (b"\r\n", b""):
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            if not line or length is None:
-                return
-            self.messages.put(json.loads(stream.read(length)))
+        read_frames(self.process.stdout, lambda body: body is not None and self.messages.put(json.loads(body)))
 
     def send_bytes(self, data: bytes) -> None:
         self.process.stdin.write(data)
         self.process.stdin.flush()
 
     def send(self, message: dict) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        self.send_bytes(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.send_bytes(frame(message))
 
     def answer(self, request_id) -> dict:
         while True:
@@ -209,8 +201,7 @@ def test_messages_recorded_in_a_file_are_answered(tmp_path) -> None:
         {"id": 2, "method": "shutdown"},
         {"method": "exit"},
     ):
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        frames += b"Content-Length: %d\r\n\r\n" % len(body) + body
+        frames += frame(message)
     recorded = tmp_path / "session"
     recorded.write_bytes(frames)
     with open(recorded, "rb") as stdin:

@@ -30,7 +30,7 @@ def actions_for(ls, uri: str, selected: lsp.Range) -> list[lsp.CodeAction]:
         return []
     state = ls.state(uri)
     lines = lines_of(text)
-    encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+    encoding = ls.encoding
     here = [d for d in state.diagnostics if selected.start.line <= d.line - 1 <= selected.end.line]
     # One action of a kind per line and rule: each suppression reads the file twice, each migration converts it.
     here = list({(d.line, d.rule): d for d in here}.values())[:MAX_ACTIONS]

@@ -14,6 +14,7 @@ import copy
 import functools
 import os
 import threading
+from typing import NamedTuple
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -22,11 +23,23 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..discovery import CONFIG_NAMES
 from ..model import Diagnostic, Severity
-from .convert import SOURCE, lines_of, to_lsp
+from ..options import ValidateOptions
+from .convert import SOURCE, characters, lines_of, to_lsp
 from .incremental import OpenFile
 
 WATCHED_CONFIGS = (*CONFIG_NAMES, "pyproject.toml")
 PARENT_POLL_SECONDS = 2.0
+
+
+class Place(NamedTuple):
+    """Where a request points: the open file, its text and lines, the 0-based line and character, its settings."""
+
+    state: FileState
+    text: str
+    lines: list[str]
+    row: int
+    column: int  # in characters, whatever the client's position encoding
+    options: ValidateOptions
 
 
 class FileState:
@@ -99,6 +112,23 @@ class SvcconfServer(LanguageServer):
         document = self.workspace.text_documents.get(uri)
         return document.source if document is not None else None
 
+    def place(self, uri: str, position: lsp.Position) -> Place | None:
+        """The place a request names, in an open file (None: not open, or past its end)."""
+        text = self.text(uri)
+        if text is None:
+            return None
+        lines = lines_of(text)
+        if position.line >= len(lines):
+            return None
+        state = self.state(uri)
+        column = characters(lines[position.line], position.character, self.encoding)
+        options = state.file.options if state.file is not None else ValidateOptions()
+        return Place(state, text, lines, position.line, column, options)
+
+    @property
+    def encoding(self) -> str:
+        return self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+
     # ------------------------------------------------------------------ diagnostics
 
     @property
@@ -119,9 +149,8 @@ class SvcconfServer(LanguageServer):
         if state.problems:
             return [self._config_problem(state)]
         lines = lines_of(self.text(uri) or "")
-        encoding = self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
         related = self._related(uri, state)
-        return [to_lsp(d, lines, encoding, related.get(i)) for i, d in enumerate(state.diagnostics)]
+        return [to_lsp(d, lines, self.encoding, related.get(i)) for i, d in enumerate(state.diagnostics)]
 
     def _config_problem(self, state: FileState) -> lsp.Diagnostic:
         """One diagnostic saying the file is not checked, related to each problem of the configuration file."""

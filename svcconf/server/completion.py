@@ -14,7 +14,6 @@ from .. import catalog
 from ..naming import Naming
 from ..options import ValidateOptions
 from . import fields
-from .convert import characters, lines_of
 from .cursor import document_lines, entry, header, parents, present_keys
 
 # Lists of names the schemas leave open, by (kind, path of the value with list items as 0).
@@ -25,17 +24,10 @@ NAMED_VALUES = {
 
 
 def complete_at(ls, uri: str, position: lsp.Position) -> lsp.CompletionList | None:
-    text = ls.text(uri)
-    if text is None:
+    place = ls.place(uri, position)
+    if place is None:
         return None
-    state = ls.state(uri)
-    lines = lines_of(text)
-    if position.line >= len(lines):
-        return None
-    encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
-    column = characters(lines[position.line], position.character, encoding)
-    options = state.file.options if state.file is not None else ValidateOptions()
-    items = completions(lines, position.line, column, options)
+    items = completions(place.lines, place.row, place.column, place.options)
     return lsp.CompletionList(is_incomplete=False, items=items) if items else None
 
 

@@ -15,24 +15,17 @@ from ..options import ValidateOptions
 from ..secrets import is_secret
 from ..source import parse
 from . import fields
-from .convert import characters, lines_of, span
+from .convert import span
 
 MAX_HOVER_PARSE = 1 << 20  # characters of a file checked whole that hover composes again
 
 
 def hover_at(ls, uri: str, position: lsp.Position) -> lsp.Hover | None:
-    text = ls.text(uri)
-    if text is None:
+    place = ls.place(uri, position)
+    if place is None:
         return None
-    state = ls.state(uri)
-    lines = lines_of(text)
-    if position.line >= len(lines):
-        return None
-    encoding = ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
-    row, column = position.line, characters(lines[position.line], position.character, encoding)
-    options = state.file.options if state.file is not None else ValidateOptions()
-    parts = [_rule(d) for d in state.diagnostics if _covers(lines, d, row, column)]
-    parts += _field_help(state, text, row, column, options)
+    parts = [_rule(d) for d in place.state.diagnostics if _covers(place.lines, d, place.row, place.column)]
+    parts += _field_help(place.state, place.text, place.row, place.column, place.options)
     parts = [part for part in parts if part]
     if not parts:
         return None

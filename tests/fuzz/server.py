@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 
+from ..jsonrpc import frame, read_frames
 from .checks import TIME_LIMIT, Failure
 from .generate import Case
 
@@ -36,22 +37,15 @@ class Server:
         self.notify("initialized", {})
 
     def _read(self) -> None:
-        stream = self.process.stdout
-        while True:
-            length = None
-            while (line := stream.readline()) not in (b"\r\n", b""):
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            if not line or length is None:
-                self.messages.put(None)
-                return
-            body = stream.read(length).decode("utf-8", "replace")
-            self.said.append(body)
-            self.messages.put(json.loads(body))
+        def received(body: bytes | None) -> None:
+            if body is not None:
+                self.said.append(body.decode("utf-8", "replace"))
+            self.messages.put(json.loads(body) if body is not None else None)
+
+        read_frames(self.process.stdout, received)
 
     def _send(self, message: dict) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.write(frame(message))
         self.process.stdin.flush()
 
     def notify(self, method: str, params: dict) -> None:
