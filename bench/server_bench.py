@@ -20,7 +20,6 @@ import platform
 import random
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -29,9 +28,9 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from corpusgen import all_kinds
 from corpusgen.writer import Style, write_document
-from timing import median
+from timing import load_average, median
 
-from tests.jsonrpc import frame, read_frames  # the frames the suite's raw client speaks
+from tests.jsonrpc import frame, read_frame  # the frames the suite's raw client speaks
 
 LINES, DOCUMENTS = 1000, 20
 KINDS = ("scheduler", "authn", "authz", "audit", "encryption", "admission", "proxy", "controller-manager", "tracing", "egress")
@@ -55,38 +54,25 @@ def make_file(seed: int = 5) -> str:
 
 
 class Server:
-    """`svcconf server` in a child process, spoken to in JSON-RPC frames."""
+    """`svcconf server` in a child process, spoken to in JSON-RPC frames by this thread alone (no reader thread to wake)."""
 
     def __init__(self) -> None:
         script = os.path.join(os.path.dirname(sys.executable), "svcconf")
         self.process = subprocess.Popen([script, "server", "--no-config"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.published: dict[int, float] = {}  # version -> when its diagnostics arrived
-        self.arrived = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        read_frames(self.process.stdout, self._received)
-
-    def _received(self, body: bytes | None) -> None:
-        message = json.loads(body) if body is not None else {}
-        if message.get("method") == "textDocument/publishDiagnostics":
-            self._arrived(message["params"].get("version") or 0)
-        elif "id" in message and "method" not in message:
-            self._arrived(-1)
-
-    def _arrived(self, version: int) -> None:
-        with self.arrived:
-            self.published[version] = time.perf_counter()
-            self.arrived.notify_all()
 
     def send(self, message: dict) -> None:
         self.process.stdin.write(frame(message))
         self.process.stdin.flush()
 
     def wait(self, version: int) -> float:
-        with self.arrived:
-            self.arrived.wait_for(lambda: version in self.published, timeout=60)
-            return self.published[version]
+        """When the diagnostics of `version` arrived (-1: when the answer to a request arrived)."""
+        while (body := read_frame(self.process.stdout)) is not None:
+            message = json.loads(body)
+            if message.get("method") == "textDocument/publishDiagnostics" and (message["params"].get("version") or 0) == version:
+                return time.perf_counter()
+            if version == -1 and "id" in message and "method" not in message:
+                return time.perf_counter()
+        raise SystemExit("svcconf server stopped answering")
 
     def stop(self) -> None:
         self.send({"id": 9, "method": "shutdown"})
@@ -153,6 +139,7 @@ def main() -> int:
     server.stop()
     figures = {
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "load_average": load_average(),
         "lines": text.count("\n"),
         "documents": DOCUMENTS,
         "whole_file_check_ms": median(whole) * 1000,
@@ -161,7 +148,8 @@ def main() -> int:
     }
     figures["latency_ratio"] = figures["server_latency_ms"] / figures["whole_file_check_ms"]
     figures["incremental_ratio"] = figures["incremental_check_ms"] / figures["whole_file_check_ms"]
-    print(f"svcconf server, a one-line change in a {figures['lines']}-line file of {DOCUMENTS} documents ({figures['machine']}):")
+    load = f", load average {figures['load_average']:.1f}" if figures["load_average"] is not None else ""
+    print(f"svcconf server, a one-line change in a {figures['lines']}-line file of {DOCUMENTS} documents ({figures['machine']}{load}):")
     print(f"  whole-file check in-process (validate's): {figures['whole_file_check_ms']:.2f} ms")
     print(
         f"  diagnostics after the change over stdio:  {figures['server_latency_ms']:.2f} ms = "

@@ -12,14 +12,19 @@ def frame(message: dict) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
+def read_frame(stream: BinaryIO) -> bytes | None:
+    """The body of the next message on `stream`; None when the stream ends or stops making sense."""
+    length = None
+    while (line := stream.readline()) not in (b"\r\n", b""):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    if not line or length is None:
+        return None
+    return stream.read(length)
+
+
 def read_frames(stream: BinaryIO, received: Callable[[bytes | None], None]) -> None:
     """Hand each message body read from `stream` to `received`, then None when the stream ends or stops making sense."""
-    while True:
-        length = None
-        while (line := stream.readline()) not in (b"\r\n", b""):
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        if not line or length is None:
-            received(None)
-            return
-        received(stream.read(length))
+    while (body := read_frame(stream)) is not None:
+        received(body)
+    received(None)
