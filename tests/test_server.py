@@ -179,6 +179,14 @@ async def test_code_actions_make_the_edits_the_commands_make(client: LanguageCli
     assert "omitManagedFields: true\n" in fixed
     ambiguous.write_text(fixed)
     assert validate_json([ambiguous], tmp_path)[str(ambiguous)] == []
+    # a user named "no" in an audit rule: the server reads unquoted no as false, which a string list refuses
+    unquoted = tmp_path / "users.yaml"
+    text = (FIXTURES / "core/wrong-type-unquoted-no.yaml").read_text()
+    await open_file(client, unquoted, text)
+    actions = await _actions(client, unquoted.as_uri(), 4)
+    fixed = apply(text, actions["Quote no"].edit.changes[unquoted.as_uri()])
+    unquoted.write_text(fixed)
+    assert '"no"' in fixed and validate_json([unquoted], tmp_path)[str(unquoted)] == []
 
 
 async def test_a_configuration_change_checks_open_files_again(client: LanguageClient, tmp_path) -> None:
