@@ -215,6 +215,12 @@ async def test_a_configuration_change_checks_open_files_again(client: LanguageCl
     )
     [problem] = await pushed(client, path.as_uri())
     assert problem.code == "invalid-config" and "unknown rule id 'no-such-rule'" in problem.message
+    # exclude leaves the file out, as validate leaves out a --stdin-filename it excludes
+    settings.write_text("exclude: [policy.yaml]\n")
+    client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams([lsp.FileEvent(settings.as_uri(), lsp.FileChangeType.Changed)])
+    )
+    assert await pushed(client, path.as_uri()) == []
 
 
 @pytest_lsp.fixture(scope="module", config=config())

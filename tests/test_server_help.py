@@ -30,3 +30,14 @@ def test_an_api_version_is_described_at_the_target_release() -> None:
     scheduler = fields.kind_of("kubescheduler.config.k8s.io/v1", "KubeSchedulerConfiguration", "k8s.io")
     # kubescheduler.config.k8s.io/v1 is first served in 1.25
     assert api_version_help(scheduler, (1, 24)).endswith("not served by 1.24: first served in 1.25 (target release 1.24)")
+
+
+def test_columns_are_counted_in_the_clients_units() -> None:
+    from lsprotocol.types import PositionEncodingKind
+
+    from svcconf.server.convert import characters, units
+
+    line = 'name: "😋é" # x'
+    # the closing quote is character 9: after 10 UTF-16 code units (the emoji takes two) and 13 UTF-8 bytes (7 + 4 + 2)
+    assert [units(line, 9, e) for e in (PositionEncodingKind.Utf16, PositionEncodingKind.Utf8, PositionEncodingKind.Utf32)] == [10, 13, 9]
+    assert [characters(line, n, e) for e, n in ((PositionEncodingKind.Utf16, 10), (PositionEncodingKind.Utf8, 13))] == [9, 9]
