@@ -3,6 +3,7 @@ import svcconf
 from svcconf import cli, construct, pipeline
 from svcconf.go import reference
 from svcconf.migrate import emit
+from svcconf.server import app
 
 _ = construct.ServerResolver.descend_resolver  # libyaml's composer calls the resolver protocol
 _ = construct.ServerResolver.ascend_resolver
@@ -13,3 +14,4 @@ _ = pipeline.check_text  # library API for in-memory text
 _ = svcconf.__getattr__  # the package's lazy library API (PEP 562)
 _ = cli.Parser._get_formatter  # argparse calls it for every argument and help text
 _ = reference.NAME  # the grammar's name pattern, kept beside REFERENCE and tested on upstream's cases
+_ = app.SvcconfServer.report_server_error  # pygls calls it for a message it cannot handle

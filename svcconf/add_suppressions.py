@@ -136,6 +136,31 @@ def _holder_lines(source):
     return line
 
 
+def suppressed_line(name: str, text: str, diagnostic: Diagnostic) -> tuple[int, str] | None:
+    """The line (1-based) that --add-suppressions would write a diagnostic's suppression on, and that line with it
+    (the editor's quick fix); None where a comment cannot go or would change the file's data."""
+    from .source import parse
+
+    pieces = LINE_BREAK.split(text)
+    original = parse(name, text, keep_nodes=False)
+    line = _holder_lines(original)(diagnostic)
+    if name.endswith(".json") or original.problems or not 0 < line <= len(pieces) or pieces[line - 1].lstrip().startswith("#"):
+        return None
+    strings = _multiline_strings(text)
+    if strings is None or _inside(strings, line - 1):
+        return None
+    content, count = _with_suppression(pieces[line - 1], [diagnostic.rule])
+    if not count:
+        return None
+    breaks = [match.group() for match in LINE_BREAK.finditer(text)] + [""]
+    pieces[line - 1] = content
+    edited = "".join(piece + end for piece, end in zip(pieces, breaks))
+    again = parse(name, edited, keep_nodes=False)
+    if again.problems or [repr(d.data) for d in again.documents] != [repr(d.data) for d in original.documents]:
+        return None
+    return line, content
+
+
 def _with_suppression(content: str, names: list[str]) -> tuple[str, int]:
     """The line with `names` added to its `# svcconf: ignore[...]` comment, or with a new one; and how many were added."""
     for existing in suppression.find(content):

@@ -164,7 +164,8 @@ def _not_for_svcconf(source: SourceFile, options: ValidateOptions) -> FileResult
     return result
 
 
-def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
+def check_source(source: SourceFile, options: ValidateOptions, checker: DocumentChecker | None = None) -> FileResult:
+    """A loaded file's diagnostics; `checker` checks its documents (the language server's remembers unchanged ones)."""
     result = FileResult()
     name = source.name
     for problem in source.problems:
@@ -173,7 +174,7 @@ def check_source(source: SourceFile, options: ValidateOptions) -> FileResult:
     if not source.problems and all(document.data is None for document in source.documents):
         content = "only empty documents" if source.documents else "no YAML document"
         result.diagnostics.append(Diagnostic(name, 1, 1, "empty-file", Severity.INFO, f"file holds {content}; skipped"))
-    checker = DocumentChecker(options, name)
+    checker = checker or DocumentChecker(options, name)
     siblings = Siblings(doc.data for doc in source.documents)
     unplaced: list[tuple[int, int, Finding]] = []  # (document, index in diagnostics, finding) of findings without a position
     for position, document in enumerate(source.documents):
@@ -320,8 +321,26 @@ def _check_file(path: str, options: ValidateOptions) -> FileResult:
             return FileResult([Diagnostic(name, 1, 1, "unreadable-file", Severity.ERROR, f"cannot read file: {err.strerror or err}")])
         return _not_for_svcconf(source, options) or check_source(source, options)
     except Exception as err:  # noqa: BLE001 - one file must not end the run for the others
-        message = f"svcconf failed on this file ({type(err).__name__}); please report it. Other files were checked."
-        return FileResult([Diagnostic(name, 1, 1, "internal-error", Severity.ERROR, message)])
+        return _failed(name, err)
+
+
+def _failed(name: str, err: Exception) -> FileResult:
+    message = f"svcconf failed on this file ({type(err).__name__}); please report it. Other files were checked."
+    return FileResult([Diagnostic(name, 1, 1, "internal-error", Severity.ERROR, message)])
+
+
+def check_bytes(name: str, data: bytes, options: ValidateOptions) -> FileResult:
+    """Validate a file's bytes held in memory (an editor's buffer) as `validate --stdin-filename name` checks them."""
+    collecting = gc.isenabled()
+    gc.disable()  # as check_file: the nodes of one file form no cycles
+    try:
+        source = load_bytes(name, data, max_size=options.max_file_size, keep_nodes=False)
+        return _not_for_svcconf(source, options) or check_source(source, options)
+    except Exception as err:  # noqa: BLE001 - as check_file: a bug becomes one diagnostic
+        return _failed(name, err)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _not_regular(path: str, options: ValidateOptions) -> FileResult:

@@ -80,6 +80,9 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
         from .settings import check_settings  # hostile .gitignore, exclude and baseline around the case's file
 
         failures += check_settings(case)
+        from .server import check_server  # the same file through a long-lived language server
+
+        failures += check_server(case)
     return failures
 
 
