@@ -162,6 +162,42 @@ def test_aliases_are_limited_per_file_not_per_document(tmp_path) -> None:
     assert result.rules() == [(second, 1, "error", "alias-expansion-limit", "")]
 
 
+def test_a_fat_string_aliased_ten_thousand_times_is_refused_at_its_anchor(tmp_path) -> None:
+    # 1 MB of text, 10 GB of copies, and only 10,000 nodes: the node budget never sees it. In a
+    # field the schema refuses, every alias became a copy in the schema check and the process aborted.
+    fat = "x" * 1_000_000
+    data = f"{POLICY}    users: [&fat {fat}]\nbogus: [{', '.join(['*fat'] * 10_000)}]\n"
+    (tmp_path / "fat.yaml").write_text(data)
+    result = run_contained("validate", "--no-config", "-f", "json", str(tmp_path / "fat.yaml"))
+    assert result.code == 1, result.err
+    assert diagnostics(result) == [(str(tmp_path / "fat.yaml"), 5, 13, "error", "alias-expansion-too-large")]
+    assert "the aliases of &fat copy its 1,000,001 bytes past the 8,388,608 bytes" in result.json()["diagnostics"][0]["message"]
+
+
+def test_an_anchor_holding_an_alias_of_itself_is_refused(tmp_path) -> None:
+    result = check(tmp_path, "loop.yaml", (POLICY + "    users: &loop [a, *loop]\n").encode())
+    assert result.rules() == [(5, 12, "error", "alias-expansion-too-large", "")]
+    assert "&loop holds an alias of itself" in result.json()["diagnostics"][0]["message"]
+
+
+def test_alias_bytes_are_limited_per_file_not_per_document(tmp_path) -> None:
+    # Each document copies 5 MB through its aliases, under the 8 MiB budget alone; the second passes it.
+    document = f"---\n{POLICY}    users: [&u {'u' * 500_000}]\n    userGroups: [{', '.join(['*u'] * 10)}]\n"
+    result = check(tmp_path, "two.yaml", (document * 2).encode())
+    second_anchor = document.count("\n") + 6  # the `users` line of the second document
+    assert result.rules() == [(second_anchor, 13, "error", "alias-expansion-too-large", "")]
+
+
+def test_migrate_leaves_a_file_of_fat_aliases_unchanged(tmp_path) -> None:
+    path = tmp_path / "ingress.yaml"
+    original = f"apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: &n {'n' * 1_000_000}\n  labels: {{{', '.join(f'k{i}: *n' for i in range(20))}}}\n"
+    path.write_text(original)
+    result = run("migrate", "--no-config", "--write", str(path))
+    assert result.code == 1
+    assert "[alias-expansion-too-large]" in result.out and "file left unchanged" in result.out
+    assert path.read_text() == original
+
+
 def test_large_document_with_an_ampersand_is_not_an_alias_bomb(tmp_path) -> None:
     # Over 500,000 nodes without a single alias: the limit counts only what aliases add.
     data = b'apiVersion: v1\nkind: ConfigMap\nnote: "a & b"\nitems: [' + b"1," * 510_000 + b"]\n"
