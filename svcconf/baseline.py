@@ -15,6 +15,7 @@ import stat
 from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .files import TooLarge, read_limited
 from .model import Diagnostic, Severity
 from .options import OptionsError
 
@@ -101,14 +102,13 @@ def load(name: str) -> Baseline:
         info = os.stat(name)
         if not stat.S_ISREG(info.st_mode):
             raise BaselineError([f"{name}: the baseline is not a regular file"])
-        with open(name, "rb") as handle:
-            data = handle.read(MAX_BASELINE_SIZE + 1)
+        data = read_limited(name, MAX_BASELINE_SIZE)
+    except TooLarge:
+        raise BaselineError([f"{name}: the baseline is over the {MAX_BASELINE_SIZE:,}-byte limit; not read"]) from None
     except FileNotFoundError:
         raise BaselineError([f"{name}: no such baseline; write one with `svcconf validate --write-baseline {name}`"]) from None
     except OSError as err:
         raise BaselineError([f"{name}: cannot read the baseline: {(err.strerror or str(err)).lower()}"]) from None
-    if len(data) > MAX_BASELINE_SIZE:
-        raise BaselineError([f"{name}: the baseline is over the {MAX_BASELINE_SIZE:,}-byte limit; not read"])
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -40,16 +40,16 @@ def run(args) -> int:
 
 def load_config(path: str) -> dict | None:
     """The file's AuthenticationConfiguration, read as validate reads it; None (errors printed) when the server would refuse it."""
-    from ..explain.config import Unusable, load
+    from ..explain.config import Unusable, load, read_input
+    from ..files import TooLarge
 
     try:
-        with open(path, "rb"):
-            pass
-    except OSError as problem:  # say why without echoing the argument: it may be a token pasted in
+        data = read_input(path)
+    except (OSError, TooLarge) as problem:  # say why without echoing the argument: it may be a token pasted in
         _unreadable("CONFIG", path, problem)
         return None
     try:
-        return load(path, ((None, AUTHN_KIND),), AUTHN_KIND).data
+        return load(path, ((None, AUTHN_KIND),), AUTHN_KIND, data).data
     except Unusable as unusable:
         for line in unusable.lines:
             error(line)
@@ -59,11 +59,13 @@ def load_config(path: str) -> dict | None:
 def load_claims(path: str) -> dict | None:
     import base64
     import json
-    from pathlib import Path
+
+    from ..explain.config import read_input
+    from ..files import TooLarge
 
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as problem:
+        text = read_input(path).decode("utf-8")
+    except (OSError, TooLarge, UnicodeDecodeError) as problem:
         _unreadable("--claims", path, problem)
         return None
     text = text.strip()
@@ -88,7 +90,10 @@ def load_claims(path: str) -> dict | None:
 
 def _unreadable(argument: str, path: str, problem: Exception) -> None:
     """Say why the file an argument names cannot be read; the --claims argument, maybe a token pasted in, is never echoed."""
-    reason = problem.strerror.lower() if isinstance(problem, OSError) and problem.strerror else "it is not UTF-8 text"
+    if isinstance(problem, OSError):
+        reason = (problem.strerror or "it cannot be read").lower()
+    else:
+        reason = "it is not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else f"it is {problem}"
     shape = _token_shape(path)
     if argument == "CONFIG" and shape is None:
         error(f"cannot read {path}: {reason}")

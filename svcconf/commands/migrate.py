@@ -84,10 +84,9 @@ def _patch_name(path: str) -> str:
 def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..discovery import Selection, discover
-    from ..migrate import FileOutcome, migrate_bytes, write_atomic
     from ..model import Severity
     from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, migrate_options, paths_to_read
-    from ..pipeline import STDIN, STDIN_NAME
+    from ..pipeline import STDIN
     from ..report.migrate_report import write_exit_reason, write_json, write_text
 
     paths = paths_to_read(args)
@@ -109,35 +108,17 @@ def run(args) -> int:
     unwritten: set[str] = set()  # files that would change but are symbolic links not to follow
     roots = [_root(p) for p in paths if p != STDIN]
     for path in files:
-        if path == STDIN:
-            data = sys.stdin.buffer.read()
-            if args.stdin_filename and selection.excluded(args.stdin_filename):
-                outcome = FileOutcome(args.stdin_filename, data)  # excluded as the file it stands for: passed through unchanged
-            else:
-                outcome = migrate_bytes(args.stdin_filename or STDIN_NAME, data, options)
-        else:
-            try:
-                with open(path, "rb") as handle:
-                    data = handle.read()
-            except OSError as err:
-                error(f"{path}: cannot read file: {err.strerror or err}")
-                failed = True
-                continue
-            outcome = migrate_bytes(path, data, options)
+        outcome = _migrated(path, args, selection, options)
+        if outcome is None:
+            failed = True
+            continue
         outcomes.append((path, outcome))
         if path == STDIN and not args.check and not args.diff:
             _stdout_bytes(outcome.output if outcome.output is not None else outcome.original)
         elif args.write and outcome.changed:
-            destination, why = _destination(path, roots, args.follow_symlinks)
-            if destination is None:
-                error(f"warning: {path}: {why}")
-                unwritten.add(path)
-                continue
-            try:
-                write_atomic(destination, outcome.output or b"")
-            except OSError as err:
-                error(f"{path}: not written: {err.strerror or err}; the file is unchanged")
-                failed = True
+            written = _write(path, outcome.output or b"", roots, args.follow_symlinks)
+            unwritten.update([path] if written is None else [])
+            failed = failed or written is False
     plain = [o for _p, o in outcomes]
     reported = [o for p, o in outcomes if p not in unwritten]  # a skipped link has its warning line
     report_stream = sys.stderr if STDIN in files and not args.check and not args.diff else sys.stdout
@@ -163,6 +144,44 @@ def run(args) -> int:
     if needs_review and args.format == "text":
         write_exit_reason(plain, report_stream)
     return EXIT_FINDINGS if needs_review or unwritten else EXIT_OK
+
+
+def _migrated(path: str, args, selection, options):
+    """The outcome of one file or of stdin (`-`), read within the size limit; None when it cannot be read (said on stderr)."""
+    from ..files import TooLarge, read_limited
+    from ..migrate import FileOutcome, migrate_bytes
+    from ..migrate.engine import left_unchanged
+    from ..options import DEFAULT_MAX_FILE_SIZE
+    from ..pipeline import STDIN, STDIN_NAME
+    from ..source import too_large
+
+    name = (args.stdin_filename or STDIN_NAME) if path == STDIN else path
+    try:
+        data = read_limited(path, DEFAULT_MAX_FILE_SIZE)
+    except TooLarge as large:
+        return left_unchanged(name, b"", too_large(large.limit, large.size))
+    except OSError as err:
+        error(f"{path}: cannot read file: {err.strerror or err}")
+        return None
+    if path == STDIN and args.stdin_filename and selection.excluded(args.stdin_filename):
+        return FileOutcome(name, data)  # excluded as the file it stands for: passed through unchanged
+    return migrate_bytes(name, data, options)
+
+
+def _write(path: str, data: bytes, roots: list[str], follow: bool) -> bool | None:
+    """Write a changed file in place: True when written, None when skipped (a link not to follow), False when writing failed."""
+    from ..migrate import write_atomic
+
+    destination, why = _destination(path, roots, follow)
+    if destination is None:
+        error(f"warning: {path}: {why}")
+        return None
+    try:
+        write_atomic(destination, data)
+    except OSError as err:
+        error(f"{path}: not written: {err.strerror or err}; the file is unchanged")
+        return False
+    return True
 
 
 def _root(path: str) -> str:
