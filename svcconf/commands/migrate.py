@@ -113,8 +113,9 @@ def run(args) -> int:
             failed = True
             continue
         outcomes.append((path, outcome))
-        if path == STDIN and not args.check and not args.diff:
-            _stdout_bytes(outcome.output if outcome.output is not None else outcome.original)
+        if path == STDIN:  # never a file to write: the converted text goes to stdout, unless a diff or a check is asked for
+            if not args.check and not args.diff:
+                _stdout_bytes(outcome.output if outcome.output is not None else outcome.original)
         elif args.write and outcome.changed:
             written = _write(path, outcome.output or b"", roots, args.follow_symlinks)
             unwritten.update([path] if written is None else [])
@@ -193,17 +194,18 @@ def _root(path: str) -> str:
 
 
 def _destination(path: str, roots: list[str], follow: bool) -> tuple[str | None, str]:
-    """The file to write for `path`, or None and why it must not be written."""
-    if not os.path.islink(path):
+    """The file to write for `path`, or None and why it must not be written: it, or a folder of its path, is a link."""
+    from ..files import linked_folder
+
+    link = path if os.path.islink(path) else linked_folder(path)
+    if link is None:
         return path, ""
+    what = "a symbolic link" if link == path else f"in {link}, a symbolic link to a folder"
     if not follow:
-        return (
-            None,
-            "a symbolic link; not written, link and target left as they are (--follow-symlinks writes a target inside the given paths)",
-        )
+        return None, f"{what}; not written, links and targets left as they are (--follow-symlinks writes a target inside the given paths)"
     target = os.path.realpath(path)
     if not any(os.path.commonpath([target, root]) == root for root in roots):
-        return None, "a symbolic link to a file outside the given paths; not written, link and target left as they are"
+        return None, f"{what} to a file outside the given paths; not written, links and targets left as they are"
     return target, ""
 
 
