@@ -57,17 +57,20 @@ def _diff(outcomes: list, stream) -> None:
     import secrets
 
     from ..migrate.diff import unified
-    from ..report.escape import printable
+    from ..report.escape import inline_commands_escaped, printable
 
     changed = [o for o in outcomes if o.changed]
     if not changed:
         return
-    # A diff line is file content, and escaping it would break the patch: the runner is told to ignore commands instead.
+    # A diff line is file content, and escaping it would break the patch: GitHub's runner is told to ignore
+    # commands instead. Commands a runner finds anywhere in a line (Azure's `##vso[`) cannot be stopped: those
+    # few lines are escaped, and that hunk no longer applies.
     token = secrets.token_hex(16) if os.environ.get("GITHUB_ACTIONS") == "true" else None
     if token:
         stream.write(f"::stop-commands::{token}\n")
     for outcome in changed:  # the header names are escaped; each content line starts with the diff's own mark
-        stream.writelines(unified(printable(_patch_name(outcome.name)), outcome.original, outcome.output or b""))
+        lines = unified(printable(_patch_name(outcome.name)), outcome.original, outcome.output or b"")
+        stream.writelines(inline_commands_escaped(line) for line in lines)
     if token:
         stream.write(f"::{token}::\n")
 
