@@ -98,16 +98,17 @@ def _check_expiry(claims: dict, now: float) -> None:
 
 
 def evaluate(expression: str, variable: str, value: Any) -> Any:
-    """Run one expression; a CEL error becomes a rejection, as at the server."""
-    from .cel.runtime import environment, release_bucket
+    """Run one expression within the evaluation budget; a CEL error or a budget exceeded becomes a rejection, as at the server."""
+    from .cel.bounded import BudgetExceeded, Program
+    from .cel.runtime import release_bucket
 
     try:
-        result = environment(variable, release_bucket((1, 36))).compile(expression).eval(data={variable: value})
-    except RuntimeError as error:
+        result = Program(expression, variable, release_bucket((1, 36))).eval(value)
+    except (RuntimeError, BudgetExceeded) as error:
         raise Rejected(f"expression '{expression}' resulted in error: {_short(error)}") from None
-    if result.type().name() == "ERROR":
-        raise Rejected(f"expression '{expression}' resulted in error: {_short(result.plain_value())}")
-    return _plain(result.plain_value())
+    if result.type_name == "ERROR":
+        raise Rejected(f"expression '{expression}' resulted in error: {_short(result.value)}")
+    return _plain(result.value)
 
 
 def _short(error: Any) -> str:
