@@ -32,7 +32,7 @@ def run(args) -> int:
     claims = load_claims(args.claims)
     if config is None or claims is None:
         return EXIT_USAGE
-    result = explain(config, claims, time.time() if args.now is None else args.now)
+    result = explain(config, claims, time.time() if args.now is None else args.now, args.secret)
     secrets = [v for name in args.secret for v in secret_values(claims.get(name))]
     sys.stdout.write(render(result, secrets))
     return EXIT_FINDINGS if result.rejected else EXIT_OK
@@ -123,11 +123,12 @@ def _token_shape(text: str) -> str | None:
 
 
 def secret_values(value) -> list[str]:
-    if isinstance(value, str) and value:
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str) and v]
-    return []
+    """The strings a secret claim holds, nested ones included: any text that holds one is printed as <redacted>."""
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [text for item in value for text in secret_values(item)] if isinstance(value, list) else []
 
 
 def render(result, secrets: list[str] = ()) -> str:
@@ -136,11 +137,12 @@ def render(result, secrets: list[str] = ()) -> str:
     Claim values are quoted and the rules' own text (expressions, messages) is escaped, so neither
     the payload nor the config can add a line or a terminal escape.
     """
+    from ..claims import REDACTED
     from ..model import render_value
     from ..report.escape import printable
 
     def q(value: str) -> str:
-        return "<redacted>" if any(secret in value for secret in secrets) else render_value(value)
+        return REDACTED if value == REDACTED or any(secret in value for secret in secrets) else render_value(value)
 
     lines = []
     if result.index is None:
