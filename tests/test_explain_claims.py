@@ -217,6 +217,23 @@ def test_the_error_of_an_expression_reading_a_secret_claim_is_not_detailed(files
     assert "(S3CRET" not in result.out and "resulted in error: <redacted> (the expression reads a secret claim)" in result.out
 
 
+@pytest.mark.parametrize(
+    ("field", "expression", "message"),
+    [
+        ("username", "claims.?sub", "oidc: error evaluating username claim expression: username claim expression must return a string"),
+        ("groups", "[claims.?sub]", "oidc: groups claim expression must return a string or a list of strings"),
+    ],
+)
+def test_a_mapping_to_an_optional_is_refused_as_a_value_of_the_wrong_type(files, field: str, expression: str, message: str) -> None:
+    # The server maps what the expression returns; an optional is neither a string nor a list of them.
+    mappings = {"username": "claims.sub", field: expression}
+    config = DERIVED.split("    claimMappings:")[0] + "    claimMappings:\n"
+    config += "".join(f"      {name}:\n        expression: {json.dumps(text)}\n" for name, text in mappings.items())
+    result = explain(files, DERIVED_CLAIMS, config_text=config)
+    assert result.code == 1, result.err
+    assert result.out.splitlines()[-1] == f"result: rejected: {message}"
+
+
 def test_a_compact_jwt_is_read_and_never_printed(files) -> None:
     def part(data: dict) -> str:
         return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")

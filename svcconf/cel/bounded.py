@@ -22,6 +22,7 @@ MEMORY_BUDGET = 256 * 1024 * 1024  # bytes of address space an evaluation may ad
 TIME_BUDGET = 2.0  # seconds an evaluation may take
 START_TIMEOUT = 120.0  # seconds for a worker to start (a spawned one imports svcconf and the CEL runtime)
 SERVER_ERROR = "operation cancelled: actual cost limit exceeded"
+OPTIONAL = "optional_type"
 
 
 class BudgetExceeded(Exception):
@@ -31,6 +32,12 @@ class BudgetExceeded(Exception):
 class Outcome(NamedTuple):
     type_name: str  # the CEL type of the result ("BOOL", "STRING", ...; "ERROR" for an evaluation error)
     value: Any  # the plain value, or the error's text for ERROR
+
+
+class Unconverted(NamedTuple):
+    """A result the binding cannot hand over as a Python value (an optional, or a list holding one): neither text nor a boolean."""
+
+    type_name: str
 
 
 class Program(NamedTuple):
@@ -114,15 +121,27 @@ def _serve(connection, memory: int) -> None:
             return
         try:
             try:
-                result = environment(variable, bucket).compile(expression).eval(data={variable: value})
-                type_name = result.type().name()
-                plain = result.plain_value()
-                answer = ("value", type_name, str(plain) if type_name == "ERROR" else _sendable(plain))
+                answer = _answer(environment(variable, bucket).compile(expression).eval(data={variable: value}))
             except RuntimeError as error:
                 answer = ("raised", str(error))
             connection.send(answer)
         except MemoryError:
             connection.send(("over", "memory"))
+        except Exception as error:  # noqa: BLE001 - the binding failed: the expression cannot be evaluated here
+            connection.send(("raised", f"{type(error).__name__}: {error}"))
+
+
+def _answer(result) -> tuple:
+    type_name = result.type().name()
+    try:
+        plain = result.plain_value()
+    except Exception:  # noqa: BLE001 - the binding cannot hand the value over: an optional (in a list), or text larger than the memory left
+        if type_name in ("STRING", "BYTES"):
+            return ("over", "memory")
+        # The binding names an optional's type ERROR, and only an opaque value fails to convert (cel-go: optional_type).
+        type_name = OPTIONAL if type_name == "ERROR" else type_name
+        return ("value", type_name, Unconverted(type_name))
+    return ("value", type_name, str(plain) if type_name == "ERROR" else _sendable(plain))
 
 
 def _sendable(value: Any) -> Any:
