@@ -444,7 +444,9 @@ def test_stdin_is_never_written_to_a_file_named_dash(tmp_path: Path, monkeypatch
 def test_diff_escapes_the_commands_ci_runners_find_anywhere_in_a_line(tmp_path: Path) -> None:
     # A diff line is file content; Azure Pipelines runs `##vso[...]` wherever it stands in a log line.
     path = tmp_path / "cron.yaml"
-    path.write_bytes(OLD.replace(b"kind: CronJob\n", b"kind: CronJob\n# ##vso[task.setvariable variable=PATH]/tmp/evil\n# ##[error]forged\n"))
+    path.write_bytes(
+        OLD.replace(b"kind: CronJob\n", b"kind: CronJob\n# ##vso[task.setvariable variable=PATH]/tmp/evil\n# ##[error]forged\n")
+    )
     result = run("migrate", "--no-config", "--diff", str(path))
     assert result.code == 0
     assert "##vso[" not in result.out and "##[" not in result.out
