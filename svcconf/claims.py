@@ -45,7 +45,6 @@ def go_json(value: Any) -> Any:
 
 
 REDACTED = "<redacted>"
-USER_FIELDS = ("username", "uid", "groups", "extra")
 
 
 def explain(config: dict, claims: dict, now: float, secret: Collection[str] = ()) -> Explanation:

@@ -14,18 +14,11 @@ import subprocess
 
 import pytest
 
+from tests.fuzz.hostile import AUTHN, AUTHZ, CLAIMS, POLICY
 from tests.helpers import Run, run_contained
 
 pytestmark = pytest.mark.skipif(not (hasattr(os, "mkfifo") and os.path.exists("/dev/zero")), reason="no named pipes or /dev/zero")
 
-POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
-AUTHZ = "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n  - type: RBAC\n    name: rbac\n"
-AUTHN = (
-    "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\njwt:\n  - issuer:\n"
-    "      url: https://issuer.example.com\n      audiences: [kubernetes]\n    claimMappings:\n"
-    '      username: {claim: sub, prefix: ""}\n'
-)
-CLAIMS = {"iss": "https://issuer.example.com", "aud": "kubernetes", "exp": 4102444800, "sub": "jane"}
 REQUEST = ("--user", "jane", "--verb", "get", "--resource", "pods")
 LARGE = 17 * 1024 * 1024  # over every limit: --max-file-size (8 MiB), the configuration file's (1 MiB), the baseline's (16 MiB)
 

@@ -77,6 +77,9 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
             else None
         )
         failures += check_process(case, migrated)
+        from .hostile import check_hostile
+
+        failures += check_hostile(case)
     return failures
 
 
