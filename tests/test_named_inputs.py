@@ -105,3 +105,15 @@ def test_a_pipe_with_a_writer_is_read(folder) -> None:
         writer.wait(timeout=20)
     assert result.code == 0, result.err
     assert "level: Metadata" in result.out
+
+
+def test_add_suppressions_leaves_a_pipe_alone(folder) -> None:
+    # validate reads what the writer sends; writing suppressions would open the pipe again, with no writer left.
+    policy = POLICY.replace("Metadata", "Everything")
+    writer = subprocess.Popen(["sh", "-c", f"printf '{policy}' > pipe"], cwd=folder)
+    try:
+        result = _checked(run_contained("validate", "--no-config", "--add-suppressions", "pipe", cwd=folder))
+    finally:
+        writer.wait(timeout=20)
+    assert result.code == 1, result.err
+    assert "pipe: 1 finding not suppressed: it is not a regular file" in result.err
