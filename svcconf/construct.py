@@ -261,13 +261,19 @@ class BudgetBuilder(Builder):
         self.budget -= 1
         if self.budget < 0:
             raise AliasBomb
-        if self.copying or id(node) not in self.built:
-            self.built.add(id(node))
+        if self.copying:
             return Builder.build(self, node)
-        size = expanded_size(node, self.sizes)
+        key = id(node)
+        if key not in self.built:
+            self.built.add(key)
+            return Builder.build(self, node)
+        scalar = node.__class__ is ScalarNode
+        size = len(node.value) + 1 if scalar else self.sizes.get(key) or expanded_size(node, self.sizes)
         self.bytes_left -= size
         if self.bytes_left < 0:
             raise AliasTooLarge(node, size)
+        if scalar:  # a copy of a scalar holds no alias: nothing to count inside it
+            return self.scalar(node)
         self.copying += 1
         try:
             return Builder.build(self, node)
