@@ -61,13 +61,13 @@ def read_limited(path: str, limit: int) -> bytes:
         return _read(sys.stdin.buffer, limit, None)
     descriptor = os.open(path, _OPEN_FLAGS)
     with os.fdopen(descriptor, "rb", buffering=0) as stream:
-        mode = os.fstat(descriptor).st_mode
-        what = kind(mode)
-        if what is not None and not stat.S_ISFIFO(mode):
+        info = os.fstat(descriptor)
+        what = kind(info.st_mode)
+        if what is not None and not stat.S_ISFIFO(info.st_mode):
             raise NotAFile(what, path)
         size = None
         if what is None:
-            size = os.fstat(descriptor).st_size
+            size = info.st_size
             if size > limit:
                 raise TooLarge(limit, size)
         elif hasattr(os, "set_blocking"):
@@ -76,6 +76,7 @@ def read_limited(path: str, limit: int) -> bytes:
 
 
 def _read(stream: BinaryIO, limit: int, size: int | None) -> bytes:
+    """Up to `limit` bytes of a stream; TooLarge when it holds more. `size`: a regular file's size, read in one call."""
     chunks = []
     left = limit + 1
     wanted = size + 1 if size is not None else READ_CHUNK  # a regular file in one read
@@ -87,7 +88,7 @@ def _read(stream: BinaryIO, limit: int, size: int | None) -> bytes:
         left -= len(chunk)
         wanted = READ_CHUNK
     if left <= 0:
-        raise TooLarge(limit, size)
+        raise TooLarge(limit)  # a pipe, or a file that grew while it was read
     return b"".join(chunks)
 
 
