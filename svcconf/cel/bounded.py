@@ -67,6 +67,7 @@ class _Worker:
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(child, MEMORY_BUDGET), daemon=True, name="svcconf-cel")
         self.process.start()
+        self.owner = os.getpid()  # a process forked from this one has no worker of its own yet
         child.close()
         if not self._answered(START_TIMEOUT):
             raise BudgetExceeded("the CEL evaluation process did not start")
@@ -100,7 +101,7 @@ _current: _Worker | None = None
 
 def _worker() -> _Worker:
     global _current
-    if _current is None or not _current.process.is_alive():
+    if _current is None or _current.owner != os.getpid() or not _current.process.is_alive():
         _current = _Worker()
     return _current
 
