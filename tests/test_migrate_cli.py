@@ -441,8 +441,10 @@ def test_stdin_is_never_written_to_a_file_named_dash(tmp_path: Path, monkeypatch
         assert result.out == NEW.decode()
 
 
-def test_diff_escapes_the_commands_ci_runners_find_anywhere_in_a_line(tmp_path: Path) -> None:
-    # A diff line is file content; Azure Pipelines runs `##vso[...]` wherever it stands in a log line.
+def test_diff_escapes_the_commands_ci_runners_find_anywhere_in_a_line(tmp_path: Path, monkeypatch) -> None:
+    # A diff line is file content; Azure Pipelines runs `##vso[...]` wherever it stands in a log line, and
+    # outside GitHub Actions (which stops commands around the diff) nothing stops it.
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     path = tmp_path / "cron.yaml"
     path.write_bytes(
         OLD.replace(b"kind: CronJob\n", b"kind: CronJob\n# ##vso[task.setvariable variable=PATH]/tmp/evil\n# ##[error]forged\n")

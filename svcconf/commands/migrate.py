@@ -62,15 +62,15 @@ def _diff(outcomes: list, stream) -> None:
     changed = [o for o in outcomes if o.changed]
     if not changed:
         return
-    # A diff line is file content, and escaping it would break the patch: GitHub's runner is told to ignore
-    # commands instead. Commands a runner finds anywhere in a line (Azure's `##vso[`) cannot be stopped: those
-    # few lines are escaped, and that hunk no longer applies.
+    # A diff line is file content, and escaping it would break the patch: inside GitHub Actions the runner
+    # is told to ignore commands instead. Elsewhere nothing stops the commands a runner finds anywhere in
+    # a line (Azure Pipelines' `##vso[` and `##[`): those few lines are escaped, and their hunk no longer applies.
     token = secrets.token_hex(16) if os.environ.get("GITHUB_ACTIONS") == "true" else None
     if token:
         stream.write(f"::stop-commands::{token}\n")
     for outcome in changed:  # the header names are escaped; each content line starts with the diff's own mark
         lines = unified(printable(_patch_name(outcome.name)), outcome.original, outcome.output or b"")
-        stream.writelines(inline_commands_escaped(line) for line in lines)
+        stream.writelines(line if token else inline_commands_escaped(line) for line in lines)
     if token:
         stream.write(f"::{token}::\n")
 
