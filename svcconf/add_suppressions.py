@@ -11,10 +11,12 @@ from __future__ import annotations
 import bisect
 import codecs
 import os
+import stat
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from . import suppression
+from .files import TooLarge, read_limited
 from .model import Diagnostic
 from .positions import LINE_BREAK
 
@@ -59,8 +61,11 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
     if os.path.islink(name):
         return left("it is a symlink, and svcconf does not write through symlinks")
     try:
-        with open(name, "rb") as handle:
-            data = handle.read(max_size + 1)
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            return left("it is not a regular file")
+        data = read_limited(name, max_size)
+    except TooLarge:
+        return left("the file is too large")
     except OSError as err:
         return left(f"cannot read it: {(err.strerror or str(err)).lower()}")
     bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
@@ -69,8 +74,8 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
     except UnicodeDecodeError:
         return left("svcconf adds comments to UTF-8 files only")
     original = parse(name, text, keep_nodes=False)
-    if len(data) > max_size or original.problems:
-        return left("the file is too large or no longer well-formed YAML")
+    if original.problems:
+        return left("the file is no longer well-formed YAML")
     strings = _multiline_strings(text)
     if strings is None:
         return left("the file is not well-formed YAML")

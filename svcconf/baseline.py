@@ -19,6 +19,7 @@ import stat
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from .files import TooLarge, read_limited
 from .model import Diagnostic, Fingerprint, Severity
 from .options import OptionsError
 
@@ -108,20 +109,19 @@ class Baseline:
 
 def read_bytes(name: str) -> bytes:
     """A baseline file's bytes, never more than the size limit (a larger file is refused, never read whole)."""
+    if "\0" in name:
+        raise BaselineError([f"{name}: cannot read the baseline: its name holds a NUL character"])
     try:
         info = os.stat(name)
         if not stat.S_ISREG(info.st_mode):
             raise BaselineError([f"{name}: the baseline is not a regular file"])
-        with open(name, "rb") as handle:
-            data = handle.read(MAX_BASELINE_SIZE + 1)
+        data = read_limited(name, MAX_BASELINE_SIZE)
+    except TooLarge:
+        raise BaselineError([f"{name}: the baseline is over the {MAX_BASELINE_SIZE:,}-byte limit; not read"]) from None
     except FileNotFoundError:
         raise BaselineError([f"{name}: no such baseline; write one with `svcconf validate --write-baseline {name}`"]) from None
     except OSError as err:
         raise BaselineError([f"{name}: cannot read the baseline: {(err.strerror or str(err)).lower()}"]) from None
-    except ValueError:  # a NUL in the name
-        raise BaselineError([f"{name}: cannot read the baseline: its name holds a NUL character"]) from None
-    if len(data) > MAX_BASELINE_SIZE:
-        raise BaselineError([f"{name}: the baseline is over the {MAX_BASELINE_SIZE:,}-byte limit; not read"])
     return data
 
 

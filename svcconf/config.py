@@ -79,16 +79,17 @@ def shown_path(path: str) -> str:
 
 def load_config(path: str) -> Config:
     name = str(path)
+    from .files import TooLarge, read_limited
+
     try:
-        with open(name, "rb") as handle:
-            data = handle.read(MAX_CONFIG_SIZE + 1)  # a larger file is refused below, never read whole
+        data = read_limited(name, MAX_CONFIG_SIZE)
+    except TooLarge:
+        message = f"configuration file is over the {MAX_CONFIG_SIZE:,}-byte limit; not read"
+        raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, message)]) from None
     except OSError as err:
         raise ConfigError(
             [Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, f"cannot read configuration: {err.strerror}")]
         ) from None
-    if len(data) > MAX_CONFIG_SIZE:
-        message = f"configuration file is over the {MAX_CONFIG_SIZE:,}-byte limit; not read"
-        raise ConfigError([Diagnostic(name, 1, 1, "invalid-config", Severity.ERROR, message)])
     if os.path.basename(name) == "pyproject.toml":
         return _load_toml(name, data)
     return _load_yaml(name, data)

@@ -18,6 +18,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from .model import Path, Severity
 
 MAX_EXPANDED_NODES = 500_000  # nodes aliases may add to a file, beyond one per character of its text
+# Bytes aliases may add to a file: each alias is a copy for every reader after the YAML one (the
+# schema check, JSON output, the server's own YAML-to-JSON step), however few nodes it adds.
+MAX_ALIAS_BYTES = 8 * 1024 * 1024
 # Python refuses to print integers of more than 4,300 digits (converting them is quadratic); a
 # number past this many bits (~3,000 digits) fits no Go numeric type and is read as infinite.
 MAX_INTEGER_BITS = 10_000
@@ -138,6 +141,14 @@ class AliasBomb(Exception):
     pass
 
 
+class AliasTooLarge(Exception):
+    """An alias whose expansion would take the file past MAX_ALIAS_BYTES; `node` is the anchored node (None: it holds itself)."""
+
+    def __init__(self, node: Node, size: float) -> None:
+        super().__init__(node)
+        self.node, self.size = node, size
+
+
 class Builder:
     """Turns composed nodes into plain JSON-like values, as the server's YAML-to-JSON step does.
 
@@ -233,16 +244,71 @@ class Builder:
 
 
 class BudgetBuilder(Builder):
-    """A Builder that counts the nodes it builds against the file's budget: for documents with anchors,
-    the only ones that can expand through aliases."""
+    """A Builder that counts the nodes it builds against the file's budget, and the bytes each alias
+    copies against the file's byte budget before building it: for documents with anchors, the only
+    ones that can expand through aliases."""
 
-    __slots__ = ()
+    __slots__ = ("built", "bytes_left", "copying", "sizes")
+
+    def __init__(self, budget: int = MAX_EXPANDED_NODES, bytes_left: float = MAX_ALIAS_BYTES) -> None:
+        super().__init__(budget)
+        self.bytes_left = bytes_left  # bytes aliases may still add; the file's documents share them
+        self.built: set[int] = set()  # nodes built once: meeting one again is an alias
+        self.sizes: dict[int, float] = {}
+        self.copying = 0  # > 0 while building an alias's copy, whose size was counted as a whole
 
     def build(self, node: Node) -> Any:
         self.budget -= 1
         if self.budget < 0:
             raise AliasBomb
-        return Builder.build(self, node)
+        if self.copying:
+            return Builder.build(self, node)
+        key = id(node)
+        if key not in self.built:
+            self.built.add(key)
+            return Builder.build(self, node)
+        scalar = node.__class__ is ScalarNode
+        size = len(node.value) + 1 if scalar else self.sizes.get(key) or expanded_size(node, self.sizes)
+        self.bytes_left -= size
+        if self.bytes_left < 0:
+            raise AliasTooLarge(node, size)
+        if scalar:  # a copy of a scalar holds no alias: nothing to count inside it
+            return self.scalar(node)
+        self.copying += 1
+        try:
+            return Builder.build(self, node)
+        finally:
+            self.copying -= 1
+
+
+def expanded_size(root: Node, sizes: dict[int, float]) -> float:
+    """About the bytes of JSON a node expands to, aliases followed (infinite for a node that holds itself).
+
+    A scalar counts its text, every node one byte more; sizes of nodes met before are kept in `sizes`.
+    Iterative: a deep document must not exhaust the stack here.
+    """
+    open_nodes: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in sizes:
+            continue
+        if node.__class__ is ScalarNode:
+            sizes[key] = len(node.value) + 1
+            continue
+        children = [part for pair in node.value for part in pair] if node.__class__ is MappingNode else node.value
+        if children_done:
+            open_nodes.discard(key)
+            sizes[key] = 1 + sum(sizes[id(child)] for child in children)
+            continue
+        if key in open_nodes:
+            sizes[key] = math.inf  # reached again inside itself: it never ends
+            continue
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if id(child) not in sizes)
+    return sizes[id(root)]
 
 
 _Link = tuple | None  # (parent link, segment): a path kept as a chain of its prefixes

@@ -10,11 +10,11 @@ file git tracks is never left out by an ignore file, as git never ignores one (g
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
+from .files import kind as file_kind
 from .gitindex import Tracked, tracked
 from .globs import Rule, compile_rule, ignored
 
@@ -255,8 +255,9 @@ def discover(
     """Expand folders into their YAML and JSON files; return (files, paths that do not exist).
 
     Named pipes, devices and sockets found in folders are never opened (a pipe without a writer
-    would block, a device may never end); they go to `not_regular`. Named on their own, they are
-    read: `<(command)` gives a pipe. Names are str, undecodable bytes kept as by os.fsdecode.
+    would block, a device may never end); they go to `not_regular`. Named on their own, a pipe is
+    read (`<(command)` gives one) and a device or socket is refused unread (svcconf.files).
+    Names are str, undecodable bytes kept as by os.fsdecode.
     Excluded files and folders go to `skipped` with the reason, for `validate -v`.
     """
     selection = selection or Selection()
@@ -315,20 +316,10 @@ def _walk(top: str, selection: Selection, files: list[str], not_regular: list[st
                 not_regular.append(full)
 
 
-_SPECIAL_KINDS = (
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
 def special(path: str) -> str | None:
     """What a path is when not a regular file (symbolic links followed); None for a file or when stat fails."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return None  # reading it reports the error
-    if stat.S_ISREG(mode):
-        return None
-    return next((kind for is_kind, kind in _SPECIAL_KINDS if is_kind(mode)), "a special file")
+    return file_kind(mode)

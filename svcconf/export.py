@@ -188,16 +188,12 @@ def export(directory: str, domain: str = UPSTREAM_DOMAIN, spelling: str = "kube"
 
 
 def _write(directory: str, relative: str, data: bytes) -> None:
-    """Write one file below `directory`, creating folders; never through a symbolic link, at any level svcconf creates."""
-    import errno
+    """Write one file below `directory`, creating folders; never through a symbolic link, at any level of its path."""
+    from .files import refuse_linked_folder
 
-    parts = relative.split("/")
-    for depth in range(len(parts)):
-        folder = os.path.join(directory, *parts[:depth])
-        if os.path.islink(folder):
-            raise OSError(errno.ELOOP, "is a symbolic link; svcconf does not write through symbolic links", folder)
-        os.makedirs(folder, exist_ok=True)
+    path = os.path.join(directory, *relative.split("/"))
+    refuse_linked_folder(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    path = os.path.join(directory, *parts)
     with open(os.open(path, flags, 0o666), "wb") as handle:
         handle.write(data)

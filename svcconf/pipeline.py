@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import gc
 import os
-import stat
-import sys
 from collections.abc import Callable, Iterable
-from typing import BinaryIO
 
 from . import catalog, suppression
 from .discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ignored, special
 from .document import DocumentChecker
+from .files import NotAFile, TooLarge, read_limited
 from .model import Diagnostic, Finding, Severity, Subject
 from .naming import Naming
 from .options import ValidateOptions
@@ -89,41 +87,13 @@ class Report:
 # --------------------------------------------------------------------------- one file
 
 
-def _read(path: str) -> BinaryIO:
-    """The byte stream of a path, or stdin for `-` (the caller closes a file, never stdin)."""
-    if path == STDIN:
-        return sys.stdin.buffer
-    return open(path, "rb", buffering=0)
-
-
-READ_CHUNK = 1 << 20
-HEAD = 64 * 1024  # bytes of a file over the size limit read to see whether it names a group svcconf checks
-
-
 def _load(path: str, name: str, options: ValidateOptions) -> SourceFile:
     """A file's documents, never reading more than max_size + 1 bytes (stdin, pipes and devices have no size)."""
-    max_size = options.max_file_size
-    stream = _read(path)
     try:
-        size = _regular_size(stream)
-        if size is not None and size > max_size:
-            return SourceFile(name, problems=[too_large(max_size, size, _names_group(stream.read(HEAD), options))])
-        chunks = []
-        left = max_size + 1
-        wanted = size + 1 if size is not None else READ_CHUNK  # a regular file in one read
-        while left > 0:
-            chunk = stream.read(min(left, wanted))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-            wanted = READ_CHUNK
-    finally:
-        if path != STDIN:
-            stream.close()
-    if left <= 0:
-        return SourceFile(name, problems=[too_large(max_size, names=_names_group(b"".join(chunks)[:HEAD], options))])
-    return load_bytes(name, b"".join(chunks), max_size=max_size, keep_nodes=False)
+        data = read_limited(path, options.max_file_size)
+    except TooLarge as large:
+        return SourceFile(name, problems=[too_large(large.limit, large.size, _names_group(large.head, options))])
+    return load_bytes(name, data, max_size=options.max_file_size, keep_nodes=False)
 
 
 def _names_group(head: bytes, options: ValidateOptions) -> str | None:
@@ -135,14 +105,6 @@ def _names_group(head: bytes, options: ValidateOptions) -> str | None:
     if head[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\0" in head[:64]:
         texts += [head.decode(encoding, errors="replace") for encoding in ("utf-16-le", "utf-16-be")]
     return next((found for text in texts if (found := checked_api_version(text, naming))), None)
-
-
-def _regular_size(stream: BinaryIO) -> int | None:
-    try:
-        status = os.fstat(stream.fileno())
-    except (OSError, ValueError):  # a stream without a descriptor (stdin replaced in memory)
-        return None
-    return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
 def _not_for_svcconf(source: SourceFile, options: ValidateOptions) -> FileResult | None:
@@ -317,6 +279,8 @@ def _check_file(path: str, options: ValidateOptions) -> FileResult:
     try:
         try:
             source = _load(path, name, options)
+        except NotAFile:
+            return _not_regular(name, options)
         except OSError as err:
             return FileResult([Diagnostic(name, 1, 1, "unreadable-file", Severity.ERROR, f"cannot read file: {err.strerror or err}")])
         return _not_for_svcconf(source, options) or check_source(source, options)
@@ -344,7 +308,7 @@ def check_bytes(name: str, data: bytes, options: ValidateOptions) -> FileResult:
 
 
 def _not_regular(path: str, options: ValidateOptions) -> FileResult:
-    """A named pipe, device or socket met in a folder: reported, never opened."""
+    """A device or socket (or, met in a folder, a named pipe): reported, never read."""
     message = f"{special(path) or 'a special file'}, not a regular file; skipped without reading it"
     return FileResult(_configure([Diagnostic(path, 1, 1, "not-a-regular-file", Severity.WARNING, message)], path, options))
 

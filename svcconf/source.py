@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import codecs
 import gc
+import math
 from typing import Any, NamedTuple
 
 import yaml
 from yaml.nodes import Node
 
-from .construct import MAX_EXPANDED_NODES, AliasBomb, BudgetBuilder, Builder, NodeLoader, placed_problems
+from .construct import MAX_ALIAS_BYTES, MAX_EXPANDED_NODES, AliasBomb, AliasTooLarge, BudgetBuilder, Builder, NodeLoader, placed_problems
 from .model import Severity
 from .options import DEFAULT_MAX_FILE_SIZE
 from .positions import Locator, Span, SpanLocator, position, span_of, span_start
@@ -144,6 +145,20 @@ def _syntax_problem(err: yaml.YAMLError, text: str) -> FileProblem:
 KEEP_NODES_UP_TO = 1 << 18
 
 
+def _alias_too_large(text: str, large: AliasTooLarge, index: int) -> FileProblem:
+    """The problem of an alias whose copy is too large, at its anchor (whose name the text holds: nodes keep none)."""
+    mark = large.node.start_mark
+    anchor = text[mark.index : mark.index + 1 + 64].split(None, 1)[0].split(",", 1)[0].rstrip("]}")
+    anchor = anchor if anchor.startswith("&") else "the anchor"
+    if large.size == math.inf:
+        what = f"{anchor} holds an alias of itself: its value never ends"
+    else:
+        what = f"the aliases of {anchor} copy its {large.size:,.0f} bytes past the {MAX_ALIAS_BYTES:,} bytes aliases may add to a file"
+    return FileProblem(
+        "alias-expansion-too-large", f"{what}; document {index + 1} and any later documents are not checked", mark.line + 1, mark.column + 1
+    )
+
+
 def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = True) -> SourceFile:
     """Compose every document of a text, keeping those before a syntax error.
 
@@ -162,6 +177,7 @@ def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = T
     # A document holds at most about one node per character of its text: what aliases add beyond
     # that is counted for the whole file, so many small expansions cannot add up without limit.
     budget = MAX_EXPANDED_NODES + len(text)
+    alias_bytes: float = MAX_ALIAS_BYTES
     index = 0
     start, start_line = 0, 0  # where the span of the next document starts
     # Composition allocates many small containers and creates no reference cycles; the cyclic
@@ -174,9 +190,12 @@ def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = T
             if root is None:  # pragma: no cover
                 break
             # Only a document with anchors can expand through aliases; the others skip the count.
-            builder = BudgetBuilder(budget) if guard_aliases else Builder(budget)
+            builder = BudgetBuilder(budget, alias_bytes) if guard_aliases else Builder(budget)
             try:
                 data = builder.build(root)
+            except AliasTooLarge as large:
+                source.problems.append(_alias_too_large(text, large, index))
+                break
             except AliasBomb:
                 mark = root.start_mark
                 source.problems.append(
@@ -190,6 +209,7 @@ def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = T
                 )
                 break
             budget = builder.budget
+            alias_bytes = getattr(builder, "bytes_left", alias_bytes)
             problems, ambiguous = placed_problems(root, builder)
             if keep:
                 source.documents.append(Document(index, data, root, problems, ambiguous))

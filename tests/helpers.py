@@ -5,10 +5,13 @@ from __future__ import annotations
 import functools
 import io
 import json
+import os
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import svcconf
 from svcconf.cli import main
 
 SARIF_SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
@@ -42,6 +45,32 @@ def run(*args: str, stdin: bytes = b"", monkeypatch=None) -> Run:
     result = Run(code, out.getvalue(), err.getvalue())
     _check_sarif_written(args, result)
     return result
+
+
+def run_contained(*args: str, stdin=subprocess.DEVNULL, cwd=None) -> Run:
+    """svcconf in a child process with a time limit and a memory cap: a regression that blocks on a
+    pipe or reads a device without end fails the test instead of hanging or exhausting the machine."""
+    import pytest
+
+    resource = pytest.importorskip("resource")
+
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    package_root = os.path.dirname(os.path.dirname(svcconf.__file__))  # the svcconf under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+    env.pop("GITHUB_ACTIONS", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "svcconf", *args],
+        stdin=stdin,
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        timeout=20,
+        preexec_fn=cap_memory,
+        check=False,
+    )
+    return Run(done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
 
 
 def _option(args: tuple[str, ...], short: str, long: str) -> str | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import subprocess
 import sys
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from svcconf import pipeline
 from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_file, validate
-from tests.helpers import Run, run
+from tests.helpers import Run, run, run_contained
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
 
@@ -129,10 +128,10 @@ def test_unreadable_file(tmp_path, monkeypatch) -> None:
     path = tmp_path / "secret.yaml"
     path.write_text(POLICY)
 
-    def refuse(_path):
+    def refuse(_path, _limit):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("svcconf.pipeline._read", refuse)
+    monkeypatch.setattr("svcconf.pipeline.read_limited", refuse)
     result = run("validate", "--no-config", "-f", "json", str(path))
     assert result.code == 2
     [diagnostic] = result.json()["diagnostics"]
@@ -160,6 +159,42 @@ def test_aliases_are_limited_per_file_not_per_document(tmp_path) -> None:
     assert result.code == 1
     second = 2 + len(levels) + 1  # the first line of the second document, after its `---`
     assert result.rules() == [(second, 1, "error", "alias-expansion-limit", "")]
+
+
+def test_a_fat_string_aliased_ten_thousand_times_is_refused_at_its_anchor(tmp_path) -> None:
+    # 1 MB of text, 10 GB of copies, and only 10,000 nodes: the node budget never sees it. In a
+    # field the schema refuses, every alias became a copy in the schema check and the process aborted.
+    fat = "x" * 1_000_000
+    data = f"{POLICY}    users: [&fat {fat}]\nbogus: [{', '.join(['*fat'] * 10_000)}]\n"
+    (tmp_path / "fat.yaml").write_text(data)
+    result = run_contained("validate", "--no-config", "-f", "json", str(tmp_path / "fat.yaml"))
+    assert result.code == 1, result.err
+    assert diagnostics(result) == [(str(tmp_path / "fat.yaml"), 5, 13, "error", "alias-expansion-too-large")]
+    assert "the aliases of &fat copy its 1,000,001 bytes past the 8,388,608 bytes" in result.json()["diagnostics"][0]["message"]
+
+
+def test_an_anchor_holding_an_alias_of_itself_is_refused(tmp_path) -> None:
+    result = check(tmp_path, "loop.yaml", (POLICY + "    users: &loop [a, *loop]\n").encode())
+    assert result.rules() == [(5, 12, "error", "alias-expansion-too-large", "")]
+    assert "&loop holds an alias of itself" in result.json()["diagnostics"][0]["message"]
+
+
+def test_alias_bytes_are_limited_per_file_not_per_document(tmp_path) -> None:
+    # Each document copies 5 MB through its aliases, under the 8 MiB budget alone; the second passes it.
+    document = f"---\n{POLICY}    users: [&u {'u' * 500_000}]\n    userGroups: [{', '.join(['*u'] * 10)}]\n"
+    result = check(tmp_path, "two.yaml", (document * 2).encode())
+    second_anchor = document.count("\n") + 6  # the `users` line of the second document
+    assert result.rules() == [(second_anchor, 13, "error", "alias-expansion-too-large", "")]
+
+
+def test_migrate_leaves_a_file_of_fat_aliases_unchanged(tmp_path) -> None:
+    path = tmp_path / "ingress.yaml"
+    original = f"apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: &n {'n' * 1_000_000}\n  labels: {{{', '.join(f'k{i}: *n' for i in range(20))}}}\n"
+    path.write_text(original)
+    result = run("migrate", "--no-config", "--write", str(path))
+    assert result.code == 1
+    assert "[alias-expansion-too-large]" in result.out and "file left unchanged" in result.out
+    assert path.read_text() == original
 
 
 def test_large_document_with_an_ampersand_is_not_an_alias_bomb(tmp_path) -> None:
@@ -192,22 +227,6 @@ def test_huge_numbers_are_numbers_no_field_can_hold(tmp_path, number: str) -> No
 # --------------------------------------------------------------------------- what is read, and how much
 
 
-def run_contained(*args: str, stdin=subprocess.DEVNULL) -> Run:
-    """svcconf in a child process with a time limit and a memory cap: a regression that blocks on a
-    pipe or reads a device without end fails the test instead of hanging or exhausting the machine."""
-    resource = pytest.importorskip("resource")
-
-    def cap_memory() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-    package_root = os.path.dirname(os.path.dirname(pipeline.__file__))  # the svcconf under test
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run(
-        [sys.executable, "-m", "svcconf", *args], stdin=stdin, env=env, capture_output=True, timeout=20, preexec_fn=cap_memory, check=False
-    )
-    return Run(done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
-
-
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
 def test_named_pipe_in_a_folder_is_reported_without_opening_it(tmp_path) -> None:
     (tmp_path / "policy.yaml").write_text(POLICY)
@@ -229,11 +248,11 @@ def test_link_to_a_device_in_a_folder_is_reported_without_reading_it(tmp_path) -
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
-def test_device_named_on_the_command_line_is_read_only_up_to_the_limit() -> None:
-    result = run_contained("validate", "--no-config", "-f", "json", "--max-file-size", "1K", "/dev/zero")
+def test_device_named_on_the_command_line_is_reported_without_reading_it() -> None:
+    result = run_contained("validate", "--no-config", "-f", "json", "/dev/zero")
     assert result.code == 0
-    assert diagnostics(result) == [("/dev/zero", 1, 1, "warning", "file-too-large")]
-    assert "over the 1,024-byte limit" in result.json()["diagnostics"][0]["message"]
+    assert diagnostics(result) == [("/dev/zero", 1, 1, "warning", "not-a-regular-file")]
+    assert "character device" in result.json()["diagnostics"][0]["message"]
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")

@@ -105,6 +105,16 @@ def test_the_baseline_is_never_written_through_a_symlink(project, tmp_path_facto
     assert target.read_text() == "keep" and (project / "baseline.json").is_symlink()
 
 
+@pytest.mark.parametrize("name", ["linked/baseline.json", "linked/new/baseline.json"])
+def test_the_baseline_is_never_written_through_a_symlinked_folder(project, tmp_path_factory, name: str) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (project / "linked").symlink_to(elsewhere, target_is_directory=True)
+    result = validate("--write-baseline", name, "policy.yaml")
+    assert result.code == 2
+    assert f"{name}: cannot write the baseline: a folder of its path is a symbolic link" in result.err
+    assert list(elsewhere.iterdir()) == []
+
+
 def test_a_planted_secret_never_reaches_the_baseline_and_a_changed_secret_is_no_new_finding(project) -> None:
     (project / "enc.yaml").write_text(SECRETS)
     before = found(validate("enc.yaml"))

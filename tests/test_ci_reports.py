@@ -104,15 +104,25 @@ def test_the_report_folder_is_created(project) -> None:
     assert json.loads((project / "reports" / "svcconf" / "out.sarif").read_text())["runs"][0]["results"]
 
 
-def test_a_report_folder_through_a_symlink_still_never_writes_through_a_linked_file(project) -> None:
-    (project / "real").mkdir()
-    (project / "linked").symlink_to(project / "real")
-    (project / "real" / "keep.txt").write_text("keep me\n")
-    (project / "real" / "out.sarif").symlink_to(project / "real" / "keep.txt")
-    result = run("validate", "-f", "sarif", "-o", "linked/out.sarif", "enc.yaml")
+def test_a_report_file_that_is_a_symlink_is_refused(project) -> None:
+    (project / "keep.txt").write_text("keep me\n")
+    (project / "out.sarif").symlink_to(project / "keep.txt")
+    result = run("validate", "-f", "sarif", "-o", "out.sarif", "enc.yaml")
     assert result.code == 2
     assert "it is a symlink, and svcconf does not write through symlinks" in result.err
-    assert (project / "real" / "keep.txt").read_text() == "keep me\n"
+    assert (project / "keep.txt").read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize("output", ["linked/out.sarif", "linked/new/out.sarif", "linked/../out.sarif"])
+def test_a_report_under_a_symlinked_folder_is_refused_before_anything_is_created(project, output) -> None:
+    # A pull request can add `linked` pointing anywhere: nothing is written or created through it.
+    (project / "real").mkdir()
+    (project / "linked").symlink_to(project / "real" / "deeper", target_is_directory=True)
+    (project / "real" / "deeper").mkdir()
+    result = run("validate", "-f", "sarif", "-o", output, "enc.yaml")
+    assert result.code == 2
+    assert f"its folder {project / 'linked'} is a symlink, and svcconf does not write through symlinks" in result.err
+    assert sorted(p.name for p in (project / "real").rglob("*")) == ["deeper"]
 
 
 def test_exit_zero_keeps_findings_from_failing_the_run_but_not_errors_of_the_run(project) -> None:

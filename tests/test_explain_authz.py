@@ -469,6 +469,32 @@ def test_rbac_aggregated_cluster_role_holds_the_labelled_roles_rules(explain, rb
     assert decision == {"endpoints": "Allow", "secrets": "NoOpinion"}
 
 
+def test_rbac_aggregation_follows_a_chain_of_1500_aggregating_roles(explain, rbac_file) -> None:
+    # role-i aggregates role-(i+1): the controller gives role-0 every rule down the chain, however long.
+    roles = []
+    for i in range(1500):
+        role = cluster_role(f"role-{i}", ["get"], [""], [f"things{i}"], [], {"example.com/level": str(i)})
+        role["aggregationRule"] = {"clusterRoleSelectors": [{"matchLabels": {"example.com/level": str(i + 1)}}]}
+        roles.append(role)
+    rbac = rbac_file(*roles, binding("role-0", "User:jane"))
+    decisions = [
+        explain(RBAC_ONLY, "--rbac", rbac, "--user", "jane", "--verb", "get", "--resource", resource, "-f", "json").json()["decision"]
+        for resource in ("things1499", "things1500")
+    ]
+    assert decisions == ["Allow", "NoOpinion"]
+
+
+def test_rbac_aggregation_cycles_end(explain, rbac_file) -> None:
+    first = cluster_role("first", ["get"], [""], ["pods"], [], {"example.com/ring": "first"})
+    second = cluster_role("second", ["get"], [""], ["secrets"], [], {"example.com/ring": "second"})
+    first["aggregationRule"] = {"clusterRoleSelectors": [{"matchLabels": {"example.com/ring": "second"}}]}
+    second["aggregationRule"] = {"clusterRoleSelectors": [{"matchLabels": {"example.com/ring": "first"}}]}
+    rbac = rbac_file(first, second, binding("first", "User:jane"))
+    for resource in ("pods", "secrets"):
+        result = explain(RBAC_ONLY, "--rbac", rbac, "--user", "jane", "--verb", "get", "--resource", resource, "-f", "json")
+        assert result.json()["decision"] == "Allow"
+
+
 def test_rbac_missing_role_is_reported(explain, rbac_file) -> None:
     rbac = rbac_file(binding("cluster-admin", "Group:ops"))
     step = explain(RBAC_ONLY, "--rbac", rbac, "--user", "x", "--group", "ops", "--verb", "get", "--path", "/", "-f", "json").json()[

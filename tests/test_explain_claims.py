@@ -153,6 +153,87 @@ def test_secret_claims_are_never_printed(files) -> None:
     assert "  groups: <redacted>, <redacted>\n" in result.out
 
 
+DERIVED = """\
+apiVersion: apiserver.config.k8s.io/v1
+kind: AuthenticationConfiguration
+jwt:
+  - issuer:
+      url: https://issuer.example.com
+      audiences: [kubernetes]
+    claimValidationRules:
+      - claim: hd
+        requiredValue: corp.internal
+    claimMappings:
+      username:
+        expression: "claims.tok.inner"
+      uid:
+        expression: "claims.sub.upperAscii()"
+      groups:
+        expression: "[claims.sub.substring(0, 3), 'plain']"
+      extra:
+        - key: example.com/whole
+          valueExpression: "[claims].map(c, c.team)"
+        - key: example.com/shown
+          valueExpression: "claims.team"
+"""
+DERIVED_CLAIMS = {
+    "iss": "https://issuer.example.com",
+    "aud": "kubernetes",
+    "exp": 4102444800,
+    "hd": "corp.internal",
+    "sub": "s3cretvalue",
+    "tok": {"inner": "n3stedsecret"},
+    "team": "blue",
+}
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_values_derived_from_a_secret_claim_are_secret_too(files, form: str) -> None:
+    # A mapping that reads a secret claim, through a nested field or any function, gives a secret value.
+    config, path = files(DERIVED_CLAIMS, DERIVED)
+    secret = ("--secret", "sub", "--secret", "tok", "--secret", "hd")
+    result = run("explain", "claims", config, "--claims", path, "--now", "1800000000", "-f", form, *secret)
+    assert result.code == 0, result.err
+    for value in ("n3stedsecret", "S3CRETVALUE", "s3c", "corp.internal", "s3cretvalue"):
+        assert value not in result.out
+    if form == "json":
+        user = result.json()["user"]
+        assert user == {
+            "username": "<redacted>",
+            "uid": "<redacted>",
+            "groups": ["<redacted>", "<redacted>"],
+            "extra": {"example.com/whole": ["<redacted>"], "example.com/shown": ["blue"]},
+        }
+        assert result.json()["claimValidationRules"][0]["rule"] == "claim hd == <redacted>"
+    else:
+        assert "  username: <redacted>\n  uid: <redacted>\n  groups: <redacted>, <redacted>\n" in result.out
+        assert '  extra example.com/shown: "blue"\n' in result.out
+
+
+def test_the_error_of_an_expression_reading_a_secret_claim_is_not_detailed(files) -> None:
+    config = DERIVED.replace('"claims.tok.inner"', "\"claims.sub.upperAscii().matches(claims.sub.upperAscii()) ? 'a' : 'b'\"")
+    result = explain(files, {**DERIVED_CLAIMS, "sub": "(s3cret"}, "--secret", "sub", config_text=config)
+    assert result.code == 1
+    assert "(S3CRET" not in result.out and "resulted in error: <redacted> (the expression reads a secret claim)" in result.out
+
+
+@pytest.mark.parametrize(
+    ("field", "expression", "message"),
+    [
+        ("username", "claims.?sub", "oidc: error evaluating username claim expression: username claim expression must return a string"),
+        ("groups", "[claims.?sub]", "oidc: groups claim expression must return a string or a list of strings"),
+    ],
+)
+def test_a_mapping_to_an_optional_is_refused_as_a_value_of_the_wrong_type(files, field: str, expression: str, message: str) -> None:
+    # The server maps what the expression returns; an optional is neither a string nor a list of them.
+    mappings = {"username": "claims.sub", field: expression}
+    config = DERIVED.split("    claimMappings:")[0] + "    claimMappings:\n"
+    config += "".join(f"      {name}:\n        expression: {json.dumps(text)}\n" for name, text in mappings.items())
+    result = explain(files, DERIVED_CLAIMS, config_text=config)
+    assert result.code == 1, result.err
+    assert result.out.splitlines()[-1] == f"result: rejected: {message}"
+
+
 def test_a_compact_jwt_is_read_and_never_printed(files) -> None:
     def part(data: dict) -> str:
         return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")

@@ -445,6 +445,116 @@ def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp
     assert [p.name for p in tmp_path.iterdir()] == ["cron.yaml"]
 
 
+def test_write_leaves_a_file_in_a_symlinked_folder_alone(tmp_path: Path) -> None:
+    # A pull request can add `repo/linked -> /somewhere`: a file named through it is not rewritten.
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "private.yaml").write_bytes(OLD)
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "linked").symlink_to(tmp_path / "outside", target_is_directory=True)
+    named = tmp_path / "repo" / "linked" / "private.yaml"
+    result = run("migrate", "--no-config", "--write", str(named))
+    assert result.code == 1
+    assert f"{named}: in {tmp_path / 'repo' / 'linked'}, a symbolic link to a folder; not written" in result.err
+    assert (tmp_path / "outside" / "private.yaml").read_bytes() == OLD
+    assert sorted(p.name for p in (tmp_path / "outside").iterdir()) == ["private.yaml"]
+
+
+def test_write_atomic_refuses_a_path_through_a_symlinked_folder(linked: Path) -> None:
+    from svcconf.migrate import write_atomic
+
+    (linked / "repo" / "up").symlink_to(linked / "outside", target_is_directory=True)
+    with pytest.raises(OSError, match="a folder of its path is a symbolic link"):
+        write_atomic(str(linked / "repo" / "up" / "private.yaml"), NEW)
+    assert (linked / "outside" / "private.yaml").read_bytes() == OLD
+
+
+@pytest.mark.parametrize("flags", [("--write", "--diff"), ("--write",), ("--write", "-f", "json")])
+def test_stdin_is_never_written_to_a_file_named_dash(tmp_path: Path, monkeypatch, flags: tuple[str, ...]) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("migrate", "--no-config", *flags, "-", stdin=OLD)
+    assert result.code == (1 if "--diff" in flags else 0), result.err  # --diff fails when it shows a change, as ruff's
+    assert list(tmp_path.iterdir()) == []
+    if "--diff" in flags:
+        assert "+apiVersion: batch/v1   # old\n" in result.out
+    else:
+        assert result.out == NEW.decode()
+
+
+def test_diff_escapes_the_commands_ci_runners_find_anywhere_in_a_line(tmp_path: Path, monkeypatch) -> None:
+    # A diff line is file content; Azure Pipelines runs `##vso[...]` wherever it stands in a log line, and
+    # outside GitHub Actions (which stops commands around the diff) nothing stops it.
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    path = tmp_path / "cron.yaml"
+    path.write_bytes(
+        OLD.replace(b"kind: CronJob\n", b"kind: CronJob\n# ##vso[task.setvariable variable=PATH]/tmp/evil\n# ##[error]forged\n")
+    )
+    result = run("migrate", "--no-config", "--diff", str(path))
+    assert result.code == 1  # a diff that shows a change fails, as ruff's
+    assert "##vso[" not in result.out and "##[" not in result.out
+    assert " # \\x23#vso[task.setvariable variable=PATH]/tmp/evil\n" in result.out
+    assert " # \\x23#[error]forged\n" in result.out
+
+
+# --------------------------------------------------------------------------- temporary files of killed writes
+
+
+def _writer_stopped_in_fsync(path: Path):
+    """A child process writing `path` atomically, stopped inside fsync with its temporary file locked."""
+    import subprocess
+    import sys
+
+    child = (
+        "import os, sys, time\n"
+        "from svcconf.migrate import write_atomic\n"
+        "def stuck(fd):\n"
+        "    sys.stdout.write('syncing\\n'); sys.stdout.flush(); time.sleep(60)\n"
+        "os.fsync = stuck\n"
+        f"write_atomic({str(path)!r}, {NEW!r})\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, cwd=Path(__file__).parents[1])
+    assert process.stdout is not None and process.stdout.readline() == b"syncing\n"
+    return process
+
+
+def _temporary_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".svcconf-tmp"))
+
+
+def test_the_temporary_file_of_a_killed_write_is_removed_by_the_next_write(tmp_path: Path) -> None:
+    path = tmp_path / "cron.yaml"
+    path.write_bytes(OLD)
+    writer = _writer_stopped_in_fsync(path)
+    writer.kill()
+    writer.wait(timeout=20)
+    [left] = _temporary_files(tmp_path)
+    assert left.startswith(".cron.yaml.") and path.read_bytes() == OLD
+    assert run("validate", "--no-config", "-f", "json", str(tmp_path)).json()["summary"]["files"] == 1  # no walk reads it
+    assert run("migrate", "--no-config", "--write", str(path)).code == 0
+    assert path.read_bytes() == NEW
+    assert [p.name for p in tmp_path.iterdir()] == ["cron.yaml"]
+
+
+def test_a_running_write_and_lookalike_files_are_left_alone(tmp_path: Path) -> None:
+    (tmp_path / "outside.txt").write_text("keep me\n")
+    (tmp_path / ".cron.yaml.link.svcconf-tmp").symlink_to(tmp_path / "outside.txt")
+    os.mkfifo(tmp_path / ".cron.yaml.pipe.svcconf-tmp")
+    (tmp_path / ".cron.yaml.notes").write_text("not svcconf's\n")
+    (tmp_path / "other.yaml").write_bytes(OLD)
+    writer = _writer_stopped_in_fsync(tmp_path / "other.yaml")
+    try:
+        running = [name for name in _temporary_files(tmp_path) if name.startswith(".other.yaml.")]
+        (tmp_path / "cron.yaml").write_bytes(OLD)
+        assert run("migrate", "--no-config", "--write", str(tmp_path / "cron.yaml")).code == 0
+        assert (tmp_path / "cron.yaml").read_bytes() == NEW
+        assert [name for name in _temporary_files(tmp_path) if name.startswith(".other.yaml.")] == running != []
+    finally:
+        writer.kill()
+        writer.wait(timeout=20)
+    assert (tmp_path / ".cron.yaml.link.svcconf-tmp").is_symlink() and (tmp_path / "outside.txt").read_text() == "keep me\n"
+    assert stat.S_ISFIFO(os.lstat(tmp_path / ".cron.yaml.pipe.svcconf-tmp").st_mode)
+    assert (tmp_path / ".cron.yaml.notes").read_text() == "not svcconf's\n"
+
+
 # --------------------------------------------------------------------------- --diff never shows a secret
 
 KUBEADM = (

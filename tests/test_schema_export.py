@@ -199,6 +199,16 @@ def test_refuses_to_write_through_a_symbolic_link(tmp_path: Path) -> None:
     assert list(elsewhere.iterdir()) == []
 
 
+def test_refuses_a_target_below_a_symlinked_folder(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "linked").symlink_to(elsewhere, target_is_directory=True)
+    result = run("schema", "export", str(tmp_path / "linked" / "schemas"))
+    assert result.code == 2
+    assert "symbolic link" in result.err and "Traceback" not in result.err
+    assert list(elsewhere.iterdir()) == []
+
+
 def test_unusable_domain_and_unwritable_folder(tmp_path: Path) -> None:
     bad = run("schema", "export", str(tmp_path / "out"), "--api-domain", "not a domain")
     assert bad.code == 2 and "--api-domain" in bad.err

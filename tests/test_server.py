@@ -183,7 +183,11 @@ async def test_code_actions_make_the_edits_the_commands_make(client: LanguageCli
     actions = await _actions(client, encryption.as_uri(), 6)
     suppressed = apply(text, actions["Suppress aescbc-discouraged on this line"].edit.changes[encryption.as_uri()])
     _run("validate", "--add-suppressions", str(encryption), cwd=tmp_path)
-    assert suppressed == encryption.read_text() == text.replace("      - aescbc:\n", "      - aescbc:  # svcconf: ignore[aescbc-discouraged]\n")
+    assert (
+        suppressed
+        == encryption.read_text()
+        == text.replace("      - aescbc:\n", "      - aescbc:  # svcconf: ignore[aescbc-discouraged]\n")
+    )
     ambiguous = tmp_path / "ambiguous.yaml"
     text = (FIXTURES / "core/ambiguous-scalar-boolean.yaml").read_text()
     await open_file(client, ambiguous, text)

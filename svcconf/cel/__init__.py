@@ -212,6 +212,33 @@ def selections(expression: str, variable: str) -> list[list[tuple[str, int, bool
     return chains
 
 
+def fields_read(expression: str, variable: str) -> frozenset[str] | None:
+    """The fields of `variable` an expression reads (`v.f`, `v.?f`, `v["f"]`, `v[?"f"]`); None when it may read any.
+
+    Any other use of the variable (passed whole, indexed by a computed key, iterated, a macro
+    variable of the same name) may reach every field.
+    """
+    from .literals import string_value
+
+    toks = tokens(expression)
+    found = set()
+    for i, (kind, text, _offset) in enumerate(toks):
+        if kind != "ident" or text != variable or (i and toks[i - 1][1] in (".", ".?")):
+            continue
+        after = [token[1] for token in toks[i + 1 : i + 5]]
+        if after[:1] in (["."], [".?"]) and len(toks) > i + 2 and toks[i + 2][0] == "ident" and after[2:3] != ["("]:
+            found.add(toks[i + 2][1])
+            continue
+        subscript = 1 if after[1:2] == ["?"] else 0
+        key = toks[i + 2 + subscript] if len(toks) > i + 2 + subscript else None
+        value = string_value(key[1]) if key is not None and key[0] == "string" else None
+        if after[:1] == ["["] and value is not None and after[2 + subscript : 3 + subscript] == ["]"]:
+            found.add(value)
+            continue
+        return None
+    return frozenset(found)
+
+
 def _line_column(expression: str, offset: int) -> tuple[int, int]:
     line = expression.count("\n", 0, offset) + 1
     return line, offset - (expression.rfind("\n", 0, offset) + 1) + 1

@@ -235,7 +235,7 @@ def _run_claims(args) -> int:
     claims = explain_claims.load_claims(args.claims)
     if config is None or claims is None:
         return EXIT_USAGE
-    result = explain(config, claims, time.time() if args.now is None else args.now)
+    result = explain(config, claims, time.time() if args.now is None else args.now, args.secret)
     secrets = [value for name in args.secret for value in explain_claims.secret_values(claims.get(name))]
     sys.stdout.write(dump(claims_json(result, secrets)))
     return EXIT_FINDINGS if result.rejected else EXIT_OK

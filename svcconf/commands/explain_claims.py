@@ -84,7 +84,7 @@ def run(args) -> int:
     claims = load_claims(args.claims)
     if config is None or claims is None:
         return EXIT_USAGE
-    result = explain(config, claims, time.time() if args.now is None else args.now)
+    result = explain(config, claims, time.time() if args.now is None else args.now, args.secret)
     secrets = [v for name in args.secret for v in secret_values(claims.get(name))]
     sys.stdout.write(render(result, secrets))
     return EXIT_FINDINGS if result.rejected else EXIT_OK
@@ -93,16 +93,16 @@ def run(args) -> int:
 def load_config(path: str, options=None) -> dict | None:
     """The file's AuthenticationConfiguration, read as validate reads it (with `options`, ValidateOptions);
     None (errors printed) when the server would refuse it."""
-    from ..explain.config import Unusable, load
+    from ..explain.config import Unusable, load, read_input
+    from ..files import TooLarge
 
     try:
-        with open(path, "rb"):
-            pass
-    except OSError as problem:  # say why without echoing the argument: it may be a token pasted in
+        data = read_input(path)
+    except (OSError, TooLarge) as problem:  # say why without echoing the argument: it may be a token pasted in
         _unreadable("CONFIG", path, problem)
         return None
     try:
-        return load(path, ((None, AUTHN_KIND),), AUTHN_KIND, options).data
+        return load(path, ((None, AUTHN_KIND),), AUTHN_KIND, options, data).data
     except Unusable as unusable:
         for line in unusable.lines:
             error(line)
@@ -112,11 +112,13 @@ def load_config(path: str, options=None) -> dict | None:
 def load_claims(path: str) -> dict | None:
     import base64
     import json
-    from pathlib import Path
+
+    from ..explain.config import read_input
+    from ..files import TooLarge
 
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as problem:
+        text = read_input(path).decode("utf-8")
+    except (OSError, TooLarge, UnicodeDecodeError) as problem:
         _unreadable("--claims", path, problem)
         return None
     text = text.strip()
@@ -141,7 +143,10 @@ def load_claims(path: str) -> dict | None:
 
 def _unreadable(argument: str, path: str, problem: Exception) -> None:
     """Say why the file an argument names cannot be read; the --claims argument, maybe a token pasted in, is never echoed."""
-    reason = problem.strerror.lower() if isinstance(problem, OSError) and problem.strerror else "it is not UTF-8 text"
+    if isinstance(problem, OSError):
+        reason = (problem.strerror or "it cannot be read").lower()
+    else:
+        reason = "it is not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else f"it is {problem}"
     shape = _token_shape(path)
     if argument == "CONFIG" and shape is None:
         error(f"cannot read {path}: {reason}")
@@ -171,11 +176,12 @@ def _token_shape(text: str) -> str | None:
 
 
 def secret_values(value) -> list[str]:
-    if isinstance(value, str) and value:
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str) and v]
-    return []
+    """The strings a secret claim holds, nested ones included: any text that holds one is printed as <redacted>."""
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [text for item in value for text in secret_values(item)] if isinstance(value, list) else []
 
 
 def render(result, secrets: list[str] = ()) -> str:
@@ -184,11 +190,12 @@ def render(result, secrets: list[str] = ()) -> str:
     Claim values are quoted and the rules' own text (expressions, messages) is escaped, so neither
     the payload nor the config can add a line or a terminal escape.
     """
+    from ..claims import REDACTED
     from ..model import render_value
     from ..report.escape import printable
 
     def q(value: str) -> str:
-        return "<redacted>" if any(secret in value for secret in secrets) else render_value(value)
+        return REDACTED if value == REDACTED or any(secret in value for secret in secrets) else render_value(value)
 
     lines = []
     if result.index is None:

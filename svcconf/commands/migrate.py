@@ -57,17 +57,20 @@ def _diff(outcomes: list, stream) -> None:
     import secrets
 
     from ..migrate.diff import unified
-    from ..report.escape import printable
+    from ..report.escape import inline_commands_escaped, printable
 
     changed = [o for o in outcomes if o.changed]
     if not changed:
         return
-    # A diff line is file content, and escaping it would break the patch: the runner is told to ignore commands instead.
+    # A diff line is file content, and escaping it would break the patch: inside GitHub Actions the runner
+    # is told to ignore commands instead. Elsewhere nothing stops the commands a runner finds anywhere in
+    # a line (Azure Pipelines' `##vso[` and `##[`): those few lines are escaped, and their hunk no longer applies.
     token = secrets.token_hex(16) if os.environ.get("GITHUB_ACTIONS") == "true" else None
     if token:
         stream.write(f"::stop-commands::{token}\n")
     for outcome in changed:  # the header names are escaped; each content line starts with the diff's own mark
-        stream.writelines(unified(printable(_patch_name(outcome.name)), outcome.original, outcome.output or b""))
+        lines = unified(printable(_patch_name(outcome.name)), outcome.original, outcome.output or b"")
+        stream.writelines(line if token else inline_commands_escaped(line) for line in lines)
     if token:
         stream.write(f"::{token}::\n")
 
@@ -84,9 +87,8 @@ def _patch_name(path: str) -> str:
 def run(args) -> int:
     from ..config import ConfigError, read_config
     from ..discovery import CONFIG_FILE, Selection, discover
-    from ..migrate import FileOutcome, migrate_bytes, write_atomic
     from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read, quiet_excludes
-    from ..pipeline import STDIN, STDIN_NAME
+    from ..pipeline import STDIN
     from ..report.progress import progress_for
 
     paths = paths_to_read(args)
@@ -120,37 +122,18 @@ def run(args) -> int:
     for done, path in enumerate(files):
         if progress is not None:
             progress(done, len(files))
-        if path == STDIN:
-            data = sys.stdin.buffer.read()
-            if args.stdin_filename and (why := selection.excluded(args.stdin_filename)):
-                if not quiet:
-                    error(f"{args.stdin_filename}: not converted: {why}")
-                outcome = FileOutcome(args.stdin_filename, data)  # excluded as the file it stands for: passed through unchanged
-            else:
-                outcome = migrate_bytes(args.stdin_filename or STDIN_NAME, data, options)
-        else:
-            try:
-                with open(path, "rb") as handle:
-                    data = handle.read()
-            except OSError as err:
-                error(f"{path}: cannot read file: {err.strerror or err}")
-                failed = True
-                continue
-            outcome = migrate_bytes(path, data, options)
+        outcome = _migrated(path, args, selection, options, quiet)
+        if outcome is None:
+            failed = True
+            continue
         outcomes.append((path, outcome))
-        if path == STDIN and not args.check and not args.diff:
-            _stdout_bytes(outcome.output if outcome.output is not None else outcome.original)
+        if path == STDIN:  # never a file to write: the converted text goes to stdout, unless a diff or a check is asked for
+            if not args.check and not args.diff:
+                _stdout_bytes(outcome.output if outcome.output is not None else outcome.original)
         elif args.write and outcome.changed:
-            destination, why = _destination(path, roots, args.follow_symlinks)
-            if destination is None:
-                error(f"warning: {path}: {why}")
-                unwritten.add(path)
-                continue
-            try:
-                write_atomic(destination, outcome.output or b"")
-            except OSError as err:
-                error(f"{path}: not written: {err.strerror or err}; the file is unchanged")
-                failed = True
+            written = _write(path, outcome.output or b"", roots, args.follow_symlinks)
+            unwritten.update([path] if written is None else [])
+            failed = failed or written is False
     if progress is not None:
         progress.close()
     plain = [o for _p, o in outcomes]
@@ -210,6 +193,46 @@ def _exit_code(args, outcomes: list, run, stream, unwritten: bool) -> int:
     return EXIT_FINDINGS if would_change or needs_review or with_errors or unwritten else EXIT_OK
 
 
+def _migrated(path: str, args, selection, options, quiet: bool):
+    """The outcome of one file or of stdin (`-`), read within the size limit; None when it cannot be read (said on stderr)."""
+    from ..files import TooLarge, read_limited
+    from ..migrate import FileOutcome, migrate_bytes
+    from ..migrate.engine import left_unchanged
+    from ..options import DEFAULT_MAX_FILE_SIZE
+    from ..pipeline import STDIN, STDIN_NAME
+    from ..source import too_large
+
+    name = (args.stdin_filename or STDIN_NAME) if path == STDIN else path
+    try:
+        data = read_limited(path, DEFAULT_MAX_FILE_SIZE)
+    except TooLarge as large:
+        return left_unchanged(name, b"", too_large(large.limit, large.size))
+    except OSError as err:
+        error(f"{path}: cannot read file: {err.strerror or err}")
+        return None
+    if path == STDIN and args.stdin_filename and (why := selection.excluded(args.stdin_filename)):
+        if not quiet:
+            error(f"{args.stdin_filename}: not converted: {why}")
+        return FileOutcome(name, data)  # excluded as the file it stands for: passed through unchanged
+    return migrate_bytes(name, data, options)
+
+
+def _write(path: str, data: bytes, roots: list[str], follow: bool) -> bool | None:
+    """Write a changed file in place: True when written, None when skipped (a link not to follow), False when writing failed."""
+    from ..migrate import write_atomic
+
+    destination, why = _destination(path, roots, follow)
+    if destination is None:
+        error(f"warning: {path}: {why}")
+        return None
+    try:
+        write_atomic(destination, data)
+    except OSError as err:
+        error(f"{path}: not written: {err.strerror or err}; the file is unchanged")
+        return False
+    return True
+
+
 def _root(path: str) -> str:
     """A path given on the command line, resolved except for its last part when that is a file (maybe a link)."""
     if os.path.isdir(path):
@@ -219,17 +242,18 @@ def _root(path: str) -> str:
 
 
 def _destination(path: str, roots: list[str], follow: bool) -> tuple[str | None, str]:
-    """The file to write for `path`, or None and why it must not be written."""
-    if not os.path.islink(path):
+    """The file to write for `path`, or None and why it must not be written: it, or a folder of its path, is a link."""
+    from ..files import linked_folder
+
+    link = path if os.path.islink(path) else linked_folder(path)
+    if link is None:
         return path, ""
+    what = "a symbolic link" if link == path else f"in {link}, a symbolic link to a folder"
     if not follow:
-        return (
-            None,
-            "a symbolic link; not written, link and target left as they are (--follow-symlinks writes a target inside the given paths)",
-        )
+        return None, f"{what}; not written, links and targets left as they are (--follow-symlinks writes a target inside the given paths)"
     target = os.path.realpath(path)
     if not any(os.path.commonpath([target, root]) == root for root in roots):
-        return None, "a symbolic link to a file outside the given paths; not written, link and target left as they are"
+        return None, f"{what} to a file outside the given paths; not written, links and targets left as they are"
     return target, ""
 
 

@@ -112,7 +112,13 @@ def use_color(choice: str, stream) -> bool:
 
 
 def _open_report_file(path: str):
-    """The report file, created or emptied, its folder created; opening (not a check before it) refuses symlinks and folders."""
+    """The report file, created or emptied, its folder created; opening (not a check before it) refuses symlinks and folders.
+
+    A folder of its path that is a symbolic link is refused before any folder is created.
+    """
+    from ..files import refuse_linked_folder
+
+    refuse_linked_folder(path)
     folder = os.path.dirname(path)
     if folder:
         os.makedirs(folder, exist_ok=True)
@@ -121,6 +127,11 @@ def _open_report_file(path: str):
 
 
 def _why_not_writable(path: str, err: OSError) -> str:
+    from ..files import linked_folder
+
+    link = linked_folder(path)
+    if link is not None:
+        return f"its folder {link} is a symlink, and svcconf does not write through symlinks"
     if os.path.islink(path):
         return "it is a symlink, and svcconf does not write through symlinks"
     if os.path.isdir(path):

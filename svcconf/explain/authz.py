@@ -88,11 +88,14 @@ def chain(data: dict, root, target: tuple) -> tuple:
         for _k, condition in items(webhook.get("matchConditions")):
             expression = text(mapping(condition).get("expression"))
             if env is None:
+                from ..cel.bounded import Program
                 from ..cel.runtime import environment, release_bucket
 
-                env = environment("request", release_bucket(target))
+                bucket = release_bucket(target)
+                env = environment("request", bucket)
             try:
-                program: Any = env.compile(expression)
+                env.compile(expression)
+                program: Any = Program(expression, "request", bucket)
             except RuntimeError as err:  # a declaration the binding cannot make (see cel._NOT_DECLARABLE)
                 issue = _ISSUE.sub("", _message(err).split("\n", 1)[0])
                 program = f"the runtime here cannot compile it: {issue}"
@@ -203,22 +206,25 @@ def _webhook(base: Step, authorizer: Authorizer, request: Request) -> Step:
 
 def evaluate(expression: str, program: Any, spec: dict) -> tuple[str, str]:
     """(result, message) of one match condition, with cel-go's error wording where the server's is known."""
+    from ..cel.bounded import BudgetExceeded
+
     if isinstance(program, str):
         return CANNOT, program
     try:
-        value = program.eval(data={"request": spec})
+        value = program.eval(spec)
     except RuntimeError as err:
         return CANNOT, _message(err)
-    if value.type().name() == "ERROR":
-        message = _message(value.plain_value())
+    except BudgetExceeded as over:  # the server fails the evaluation: an error, and failurePolicy applies
+        return ERROR, f"cel evaluation error: expression '{expression}' resulted in error: {over}"
+    if value.type_name == "ERROR":
+        message = _message(value.value)
         gap = _LIBRARY_GAP.search(message)
         if gap:
             return CANNOT, f"the function {gap.group(1)} is not available offline"
         return ERROR, f"cel evaluation error: expression '{expression}' resulted in error: {message}"
-    plain = value.plain_value()
-    if not isinstance(plain, bool):
-        return ERROR, f"cel evaluation error: expression '{expression}' eval result type should be bool but got {value.type().name()}"
-    return (TRUE if plain else FALSE), ""
+    if not isinstance(value.value, bool):
+        return ERROR, f"cel evaluation error: expression '{expression}' eval result type should be bool but got {value.type_name}"
+    return (TRUE if value.value else FALSE), ""
 
 
 def _message(error: Any) -> str:

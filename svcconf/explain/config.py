@@ -6,9 +6,10 @@ from typing import Any, NamedTuple
 
 from yaml.nodes import Node
 
+from ..files import TooLarge, read_limited
 from ..model import Severity
 from ..naming import Naming, default_domain
-from ..options import ValidateOptions
+from ..options import DEFAULT_MAX_FILE_SIZE, ValidateOptions
 from ..pipeline import Report, check_source
 from ..source import SourceFile, load_bytes
 
@@ -27,15 +28,31 @@ class Loaded(NamedTuple):
     root: Node  # the document's composed node: positions of its fields
 
 
-def read(path: str, options: ValidateOptions | None = None) -> SourceFile:
-    """The file's documents, after validate (with `options`: the run's settings) found no error the server would refuse it for."""
+def read_input(path: str) -> bytes:
+    """The bytes of a file explain reads (a configuration, requests, RBAC objects, claims), within validate's default size limit.
+
+    Raises OSError or TooLarge (svcconf.files) for a file that cannot be read.
+    """
+    return read_limited(path, DEFAULT_MAX_FILE_SIZE)
+
+
+def unreadable(path: str, problem: Exception) -> str:
+    """Why a file explain reads cannot be read, for a message."""
+    reason = problem.strerror if isinstance(problem, OSError) and problem.strerror else str(problem)
+    return f"cannot read {path}: {reason}"
+
+
+def read(path: str, options: ValidateOptions | None = None, data: bytes | None = None) -> SourceFile:
+    """The file's documents (`data`: its bytes, when already read), after validate (with `options`: the run's settings)
+    found no error the server would refuse it for."""
     from ..report.text_format import lines
 
-    try:
-        with open(path, "rb") as handle:
-            source = load_bytes(path, handle.read())
-    except OSError as err:
-        raise Unusable(f"cannot read {path}: {err.strerror or err}") from None
+    if data is None:
+        try:
+            data = read_input(path)
+        except (OSError, TooLarge) as problem:
+            raise Unusable(unreadable(path, problem)) from None
+    source = load_bytes(path, data)
     result = check_source(source, options or ValidateOptions(api_domain=default_domain()))
     refused = [d for d in result.diagnostics if d.severity == Severity.ERROR]
     if not source.documents and source.problems:
@@ -48,9 +65,9 @@ def read(path: str, options: ValidateOptions | None = None) -> SourceFile:
     return source
 
 
-def load(path: str, kinds: tuple, what: str, options: ValidateOptions | None = None) -> Loaded:
-    """The first document of `kinds` ((group or None, kind) pairs, upstream spelling) in a file."""
-    source = read(path, options)
+def load(path: str, kinds: tuple, what: str, options: ValidateOptions | None = None, data: bytes | None = None) -> Loaded:
+    """The first document of `kinds` ((group or None, kind) pairs, upstream spelling) in a file (`data`: its bytes, when already read)."""
+    source = read(path, options, data)
     naming = Naming(options.api_domain if options else default_domain())
     for document in source.documents:
         data = document.data

@@ -74,6 +74,7 @@ class Policy:
         self.cluster_bindings: list[Binding] = []
         self.role_bindings: dict[str, list[Binding]] = {}
         self._aggregated: dict[str, tuple] = {}
+        self._by_label: dict[tuple, set[str]] | None = None  # (label, value): ClusterRoles carrying it
 
     def add(self, data) -> None:
         kind, meta = data.get("kind"), mapping(data.get("metadata"))
@@ -106,21 +107,58 @@ class Policy:
         if binding.role_kind == "ClusterRole":
             if binding.role_name not in self.cluster_roles:
                 return (), _not_found("clusterrole", binding.role_name)
-            return self._cluster_rules(binding.role_name, set()), None
+            return self._cluster_rules(binding.role_name), None
         return (), f"unsupported role reference kind: {go_quote(binding.role_kind)}"
 
-    def _cluster_rules(self, name: str, visiting: set) -> tuple:
+    def _cluster_rules(self, name: str) -> tuple:
+        """A ClusterRole's rules with those of the roles its selectors match, theirs included, each rule once.
+
+        Depth first with a stack of its own: a chain of aggregating roles may be thousands long. A
+        role met again while its own rules are being gathered (a cycle) gives only its own rules.
+        """
         role = self.cluster_roles[name]
-        if role.selectors is None or name in visiting:
-            return role.rules
-        if name not in self._aggregated:
-            visiting.add(name)
-            rules = list(role.rules)
-            for other in sorted(self.cluster_roles):
-                if other != name and any(selector_matches(s, self.cluster_roles[other].labels) for s in role.selectors):
-                    rules += self._cluster_rules(other, visiting)
-            self._aggregated[name] = tuple(dict.fromkeys(rules))  # each rule once, as the controller keeps them
+        if role.selectors is None or name in self._aggregated:
+            return self._aggregated.get(name, role.rules)
+        gathering = {name}
+        stack = [(name, iter(self._members(name)), list(role.rules))]
+        while stack:
+            current, members, rules = stack[-1]
+            for member in members:
+                other = self.cluster_roles[member]
+                if other.selectors is None or member in gathering:
+                    rules += other.rules
+                elif member in self._aggregated:
+                    rules += self._aggregated[member]
+                else:
+                    gathering.add(member)
+                    stack.append((member, iter(self._members(member)), list(other.rules)))
+                    break
+            else:
+                stack.pop()
+                self._aggregated[current] = tuple(dict.fromkeys(rules))  # each rule once, as the controller keeps them
+                if stack:
+                    stack[-1][2].extend(self._aggregated[current])
         return self._aggregated[name]
+
+    def _members(self, name: str) -> list[str]:
+        """The other ClusterRoles an aggregating role's selectors match, by name.
+
+        Roles are indexed by label, so a selector with matchLabels looks only at the roles that
+        carry them: a thousand aggregating roles cost a thousand lookups, not a million matches.
+        """
+        if self._by_label is None:
+            self._by_label = {}
+            for other, role in self.cluster_roles.items():
+                for pair in role.labels.items():
+                    if isinstance(pair[1], str):
+                        self._by_label.setdefault(pair, set()).add(other)
+        found: set[str] = set()
+        for selector in self.cluster_roles[name].selectors or ():
+            wanted = [pair for pair in mapping(selector.get("matchLabels")).items() if isinstance(pair[1], str)]
+            candidates = set.intersection(*(self._by_label.get(pair, set()) for pair in wanted)) if wanted else self.cluster_roles
+            found.update(other for other in candidates if selector_matches(selector, self.cluster_roles[other].labels))
+        found.discard(name)
+        return sorted(found)
 
     # ----------------------------------------------------------------------- authorizing
 

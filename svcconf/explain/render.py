@@ -252,10 +252,11 @@ def encryption_text(outcome: encryption.Outcome, file: str) -> str:
 
 def claims_json(result, secrets: list[str]) -> dict:
     """The claims explanation as data; any value holding a secret claim's value becomes <redacted>."""
+    from ..claims import REDACTED
 
     def q(value):
         if isinstance(value, str):
-            return "<redacted>" if any(secret in value for secret in secrets) else value
+            return REDACTED if any(secret in value for secret in secrets) else value
         if isinstance(value, list):
             return [q(v) for v in value]
         if isinstance(value, dict):
@@ -267,7 +268,7 @@ def claims_json(result, secrets: list[str]) -> dict:
 
     rejected = result.rejected
     for secret in secrets:
-        rejected = rejected.replace(secret, "<redacted>") if rejected else rejected
+        rejected = rejected.replace(secret, REDACTED) if rejected else rejected
     return {
         "version": JSON_VERSION,
         "authenticator": result.index,

@@ -172,14 +172,15 @@ def from_flags(args, expects: tuple = (), need_subject: bool = False) -> Request
 
 def from_file(path: str, expects: tuple = (), need_subject: bool = False) -> list[Request]:
     """Every request of a YAML or JSON list; a problem raises RequestError with `file:line:col: field: message`."""
+    from ..files import TooLarge
     from ..model import Anchor
     from ..source import load_bytes, position
+    from .config import read_input, unreadable
 
     try:
-        with open(path, "rb") as handle:
-            source = load_bytes(path, handle.read())
-    except OSError as err:
-        raise RequestError(f"cannot read {path}: {err.strerror or err}") from None
+        source = load_bytes(path, read_input(path))
+    except (OSError, TooLarge) as problem:
+        raise RequestError(unreadable(path, problem)) from None
     if source.problems:
         problem = source.problems[0]
         raise RequestError(f"{path}:{problem.line}:{problem.column}: {problem.message}")

@@ -21,7 +21,7 @@ from ..mentions import skip_reason
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..naming import UPSTREAM_DOMAIN, Naming
 from ..options import MigrateOptions
-from ..source import Document, decode, parse, position
+from ..source import Document, FileProblem, decode, parse, position
 from . import emit, guard, upgrade
 from .ops import Added, Context, Note, Review, clone
 from .rewrite import NotConvertible, Sibling, load, rewrite
@@ -357,26 +357,23 @@ def _edit(
     return replacements, {plan.document.index for plan in rewrites}, blocked
 
 
+def left_unchanged(name: str, data: bytes, problem: FileProblem) -> FileOutcome:
+    """The outcome of a file that cannot be read as text (too large, not decodable): unchanged, with the reason."""
+    outcome = FileOutcome(name, data)
+    message = f"{problem.message}; file left unchanged"
+    outcome.diagnostics.append(Diagnostic(name, problem.line, problem.column, problem.rule, Severity.ERROR, message))
+    return outcome
+
+
 def migrate_bytes(name: str, data: bytes, options: MigrateOptions | None = None) -> FileOutcome:
     """Migrate one file's bytes; the outcome holds the new bytes (same encoding, BOM, line endings)."""
     options = options or MigrateOptions()
     if not isinstance(options, MigrateOptions):
         raise TypeError(f"migrate_bytes takes svcconf.MigrateOptions, not {type(options).__name__}")
-    outcome = FileOutcome(name, data)
     text, problem = decode(name, data)
     if problem is not None or text is None:
-        message = problem.message if problem else "cannot decode"
-        outcome.diagnostics.append(
-            Diagnostic(
-                name,
-                problem.line if problem else 1,
-                problem.column if problem else 1,
-                problem.rule if problem else "encoding-error",
-                Severity.ERROR,
-                f"{message}; file left unchanged",
-            )
-        )
-        return outcome
+        return left_unchanged(name, data, problem or FileProblem("encoding-error", "cannot decode"))
+    outcome = FileOutcome(name, data)
     # libyaml skips a byte-order mark at the start of the text it reads, so its positions would
     # be one off from the text: a second mark (the first is gone with the encoding) is kept aside.
     lead = "\ufeff" if text.startswith("\ufeff") else ""

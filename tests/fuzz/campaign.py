@@ -83,6 +83,9 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
         from .server import check_server  # the same file through a long-lived language server
 
         failures += check_server(case)
+        from .hostile import check_hostile  # budget-busting aliases and CEL, special files named to every command
+
+        failures += check_hostile(case)
     return failures
 
 

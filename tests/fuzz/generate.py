@@ -6,11 +6,12 @@ on the ones before it.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from typing import NamedTuple
 
-from . import damage
+from . import damage, values
 from . import mutators as m
 from .seeds import Seed, first_line_args
 
@@ -33,6 +34,7 @@ TEXT_MUTATIONS = (
     ("deep-flow", 2, m.deep_flow),
     ("deep-block", 1, m.deep_block),
     ("alias-bomb", 1, m.alias_bomb),
+    ("fat-leaf-alias", 1, m.fat_leaf_alias),
     ("many-alias-documents", 1, m.many_alias_documents),
     ("many-documents", 1, m.many_documents),
     ("empty-documents", 1, m.empty_documents),
@@ -128,3 +130,88 @@ def sweep_case(campaign_seed: int, seed: Seed, round_: int) -> Case:
             steps.append(label)
     name = seed.name.rsplit("/", 1)[-1].encode()
     return Case(round_, seed.name, tuple(steps), name, text.encode("utf-8", errors="surrogateescape"), (), tuple(first_line_args(text)))
+
+
+# --------------------------------------------------------------------------- named inputs and CEL cost, run as processes
+
+HOSTILE_FILES = ("pipe", "device", "folder", "oversized", "case")  # case: the case's own bytes
+NAMED = "NAMED"  # where the hostile file goes in a command line; "-": it is standard input
+# Every input a command reads by name, with the files it needs besides (written by the check).
+NAMED_INPUTS = (
+    ("validate", "--no-config", NAMED),
+    ("validate", "--config", NAMED, "audit.yaml"),
+    ("validate", "--no-config", "--baseline", NAMED, "audit.yaml"),
+    ("validate", "--no-config", "--stdin-filename", "deploy/x.yaml", "-"),
+    ("migrate", "--no-config", NAMED),
+    ("migrate", "--config", NAMED, "audit.yaml"),
+    ("migrate", "--no-config", "--stdin-filename", "deploy/x.yaml", "-"),
+    ("config", "--config", NAMED),
+    ("explain", "audit", NAMED, "--user", "jane", "--verb", "get", "--resource", "pods"),
+    ("explain", "audit", "audit.yaml", "--requests", NAMED),
+    ("explain", "authz", NAMED, "--user", "jane", "--verb", "get", "--resource", "pods"),
+    ("explain", "authz", "authz.yaml", "--rbac", NAMED, "--user", "jane", "--verb", "get", "--resource", "pods"),
+    ("explain", "encryption", NAMED, "--resource", "secrets"),
+    ("explain", "claims", NAMED, "--claims", "claims.json"),
+    ("explain", "claims", "authn.yaml", "--claims", NAMED),
+    ("explain", "claims", "authn.yaml", "--claims", "-"),
+)
+
+
+class Hostile(NamedTuple):
+    args: tuple[str, ...]  # NAMED (or "-") stands for the hostile file
+    kind: str  # one of HOSTILE_FILES
+
+
+def hostile_input(case: Case) -> Hostile:
+    """The command line and the kind of file a sampled case puts where a file is named (a pipe cannot be stdin)."""
+    rng = random.Random(f"svcconf-hostile:{case.seed}:{case.index}")
+    args = rng.choice(NAMED_INPUTS)
+    kinds = [k for k in HOSTILE_FILES if "-" not in args or k not in ("pipe", "folder")]
+    return Hostile(args, rng.choice(kinds))
+
+
+class CelCost(NamedTuple):
+    topic: str  # authz or claims
+    config: str
+    args: tuple[str, ...]
+
+
+def cel_cost_config(case: Case) -> CelCost:
+    """An authorization or authentication configuration whose expressions grow past any evaluation budget, or take seconds."""
+    rng = random.Random(f"svcconf-cel-cost:{case.seed}:{case.index}")
+    if rng.random() < 0.5:
+        conditions = {f"({values.growing_expression(rng, 'request.user')}).size() > 0" for _ in range(rng.randint(1, 2))}
+        config = AUTHZ_CONFIG.format(conditions="".join(f"        - expression: {json.dumps(c)}\n" for c in sorted(conditions)))
+        return CelCost("authz", config, ("--user", "aaaa", "--verb", "get", "--resource", "pods"))
+    place = rng.choice(["username", "rule", "user-rule"])
+    grown = values.growing_expression(rng, "user.username" if place == "user-rule" else "claims.sub")
+    expression = {"username": grown, "rule": f"({grown}).size() > 0", "user-rule": f"({grown}).size() > 0"}[place]
+    username = json.dumps(expression if place == "username" else "claims.sub")
+    rules = f"    claimValidationRules:\n      - expression: {json.dumps(expression)}\n" if place == "rule" else ""
+    user_rules = f"    userValidationRules:\n      - expression: {json.dumps(expression)}\n" if place == "user-rule" else ""
+    return CelCost("claims", AUTHN_CONFIG.format(username=username, rules=rules, user_rules=user_rules), ("--claims", "claims.json"))
+
+
+AUTHZ_CONFIG = """apiVersion: apiserver.config.k8s.io/v1
+kind: AuthorizationConfiguration
+authorizers:
+  - type: Webhook
+    name: webhook
+    webhook:
+      timeout: 3s
+      subjectAccessReviewVersion: v1
+      matchConditionSubjectAccessReviewVersion: v1
+      failurePolicy: Deny
+      connectionInfo: {{type: KubeConfigFile, kubeConfigFile: /etc/kubernetes/webhook.kubeconfig}}
+      matchConditions:
+{conditions}"""
+AUTHN_CONFIG = """apiVersion: apiserver.config.k8s.io/v1
+kind: AuthenticationConfiguration
+jwt:
+  - issuer:
+      url: https://issuer.example.com
+      audiences: [kubernetes]
+{rules}    claimMappings:
+      username:
+        expression: {username}
+{user_rules}"""

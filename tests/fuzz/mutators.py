@@ -248,6 +248,32 @@ def alias_bomb(rng: Rng, text: str) -> str | None:
     return text[:at] + _bomb_anchors(rng, levels, fan, first.start_mark.column) + text[at:]
 
 
+# (bytes of the anchored string, aliases of it, aliases of a list of those): 10 GB of copies, and
+# others far over or just under the 8 MiB aliases may add to a file.
+FAT_LEAVES = [(1_000_000, 10_000, 0), (1_000_000, 10, 0), (100_000, 10, 0), (1_000, 100, 100), (10_000, 10, 10), (1_000, 10_000, 0)]
+
+
+def fat_leaf_alias(rng: Rng, text: str) -> str | None:
+    """A long string anchored at the top of a document and copied through aliases in one of its fields, few nodes and many bytes."""
+    roots = [s for s in sites(text) if len(s.path) == 1 and isinstance(s.node, MappingNode) and not s.node.flow_style and s.node.value]
+    root = _pick(rng, roots)
+    if root is None:
+        return None
+    size, copies, lists = rng.choice(FAT_LEAVES)
+    inside = [s for s in _value_sites(text) if s.path[0] == root.path[0] and s.start >= root.node.value[0][0].start_mark.index]
+    target = _pick(rng, inside)
+    if target is None:
+        return None
+    first = root.node.value[0][0]
+    pad = "\n" + " " * first.start_mark.column
+    anchors = f"x-fat: &fat {rng.choice(['x', 'é']) * size}{pad}"
+    if lists:
+        anchors += f"x-fats: &fats [{', '.join(['*fat'] * copies)}]{pad}"
+    text = splice(text, target, f"[{', '.join(['*fats'] * lists if lists else ['*fat'] * copies)}]")
+    at = first.start_mark.index
+    return text[:at] + anchors + text[at:]
+
+
 def many_alias_documents(rng: Rng, text: str) -> str | None:
     """Many documents, each under any per-document alias budget, that add up to 60 million nodes and more.
 

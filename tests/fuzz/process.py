@@ -30,13 +30,14 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _run(args: list, failures: list[Failure], label: str, cpu_limit: int = CPU_LIMIT) -> subprocess.CompletedProcess | None:
+def _run(args: list, failures: list[Failure], label: str, cpu_limit: int = CPU_LIMIT, stdin=None) -> subprocess.CompletedProcess | None:
     def limit_cpu() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
 
     try:
         ran = subprocess.run(
             [sys.executable, "-m", "svcconf", *args],
+            stdin=stdin,
             capture_output=True,
             timeout=WALL_LIMIT,
             env=_environment(),

@@ -181,3 +181,33 @@ def marker_texts(marker: str) -> tuple[str, ...]:
     """What must never appear in any output once `marker` was planted (the plain and base64 forms)."""
     encoded = base64.b64encode(marker.encode()).decode()
     return (marker.rsplit("-", 1)[0], encoded[:16])
+
+
+# --------------------------------------------------------------------------- CEL that busts an evaluation budget
+
+
+def growing_expression(rng: random.Random, start: str) -> str:
+    """A CEL string expression from `start` (a string) that grows past any budget, or spends seconds on little memory."""
+    shape = rng.randrange(6)
+    if shape == 0:  # each `a` ten to a thousand of them, again and again (nested replace)
+        insert = "a" * rng.choice([10, 100, 1000])
+        return start + f".replace('a', '{insert}')" * rng.randint(3, 12)
+    if shape == 1:  # text between every two characters
+        return start + f".replace('', '{'x' * rng.choice([2, 50, 1000])}')" * rng.randint(2, 8)
+    if shape == 2:  # copies in nested comprehensions, no function at all: copies**depth in a few hundred characters
+        return _multiplied(start, rng.choice([2, 4, 10]), rng.randint(6, 8))
+    if shape == 3:  # a list larger than any memory, or comprehensions past the iteration budget
+        size = rng.choice(["1000000000", "100000", "3000"])
+        return f"string(lists.range({size}).map(i, {start}).size())"
+    if shape == 4:  # the same large string copied in a loop: seconds, and little memory
+        big = "'aaaaaaaaaa'" + ".replace('a', 'aaaaaaaaaa')" * rng.randint(5, 7)
+        return f"[{big}].all(s, lists.range({rng.choice([10, 100, 9000])}).all(i, s.replace('a', 'b').size() > 0)) ? {start} : ''"
+    return f"[{start}, {start}].join({start})" + ".replace('a', 'aaaaaaaaaa')" * rng.randint(4, 9)
+
+
+def _multiplied(start: str, copies: int, depth: int) -> str:
+    """`[start].map(s0, [s0 + s0].map(s1, ... s<depth>)[0])[0]` with `copies` terms: `start` copies**depth times."""
+    inner = f"s{depth}"
+    for level in range(depth, 0, -1):
+        inner = f"[{' + '.join([f's{level - 1}'] * copies)}].map(s{level}, {inner})[0]"
+    return f"[{start}].map(s0, {inner})[0]"
