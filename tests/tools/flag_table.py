@@ -260,7 +260,7 @@ def etcd_excerpt(git_dir: str, tag: str) -> list[tuple[str, str, str, str]]:
             current = [found.group(1), registered[found.group(1)], found.group(2) or "", ""]
             rows.append(current)
         elif current is not None and line.startswith("    ") and DEPRECATED_NOW.search(line):
-            current[3] = line.strip()
+            current[3] = line[DEPRECATED_NOW.search(line).start() :].strip()  # the deprecation, not the description
     listed = {row[0] for row in rows}
     rows += [[name, kind, "", ""] for name, kind in registered.items() if name not in listed]
     # A default spliced from Go code (`' + strconv.Itoa(...) + '`) is not text the help shows as such.
