@@ -161,8 +161,7 @@ def write(component: str, rows: list[dict[str, str]], complete: str) -> str:
         out.write("# introduced/deprecated/removed: releases (blank introduced: 1.22 or earlier); source: keys of sources.tsv\n")
         out.write(f"# complete: {complete}\n")
         out.write("\t".join(COLUMNS) + "\n")
-        for row in rows:
-            out.write("\t".join(row[column].replace("\t", " ") for column in COLUMNS) + "\n")
+        out.writelines("\t".join(row[column].replace("\t", " ") for column in COLUMNS) + "\n" for row in rows)
     return path
 
 
@@ -220,7 +219,7 @@ def go_args(text: str, start: int) -> list[str]:
                 index += 1
             elif char == quote:
                 quote = ""
-        elif char in "\"`":
+        elif char in '"`':
             quote = char
             current.append(char)
         elif char in "([{":
@@ -243,7 +242,7 @@ def go_args(text: str, start: int) -> list[str]:
 
 def etcd_excerpt(git_dir: str, tag: str) -> list[tuple[str, str, str, str]]:
     def show_file(path: str) -> str:
-        done = subprocess.run(["git", "--git-dir", git_dir, "show", f"{tag}:{path}"], capture_output=True, text=True)
+        done = subprocess.run(["git", "--git-dir", git_dir, "show", f"{tag}:{path}"], capture_output=True, text=True, check=False)
         return done.stdout if done.returncode == 0 else ""
 
     registered: dict[str, str] = {}
@@ -272,8 +271,7 @@ def write_excerpt(component: str, version: str, source: str, text: str, rows: It
     with open(path, "w", encoding="utf-8", newline="\n") as out:
         out.write(f"# component: {component}\n# release: {version}\n# source-key: {source}\n# source: {text}\n")
         out.write("flag\ttype\tdefault\tdeprecated\n")
-        for row in rows:
-            out.write("\t".join(row).rstrip("\t") + "\n")
+        out.writelines("\t".join(row).rstrip("\t") + "\n" for row in rows)
     return path
 
 

@@ -95,11 +95,7 @@ def binary(token: Any) -> str | None:
 
 def container_tokens(container: dict, base: Path) -> list[tuple[Any, Path]]:
     """command then args, each word with its path."""
-    return [
-        (word, base + (field, index))
-        for field in ("command", "args")
-        for index, word in items(container.get(field))
-    ]
+    return [(word, base + (field, index)) for field in ("command", "args") for index, word in items(container.get(field))]
 
 
 def component_of(container: dict) -> str | None:

@@ -86,9 +86,7 @@ def _mounts(line: CommandLine, doc: dict) -> list[tuple[str, str]] | None:
         return pairs
     container = at(doc, line.path)
     spec = mapping(doc.get("spec"))
-    hosts = {
-        mapping(v).get("name"): mapping(mapping(v).get("hostPath")).get("path") for _i, v in items(spec.get("volumes"))
-    }
+    hosts = {mapping(v).get("name"): mapping(mapping(v).get("hostPath")).get("path") for _i, v in items(spec.get("volumes"))}
     pairs = []
     for _index, mount in items(mapping(container).get("volumeMounts")):
         mount = mapping(mount)

@@ -62,7 +62,11 @@ def _field(doc: dict, path: tuple) -> object:
 
 
 def config_overrides(line: CommandLine, ctx: Context) -> Iterator[Finding]:
-    configs = [doc for doc in ctx.siblings if isinstance(doc, dict) and isinstance(doc.get("kind"), str) and Naming.kind(doc["kind"]) == "KubeletConfiguration"]
+    configs = [
+        doc
+        for doc in ctx.siblings
+        if isinstance(doc, dict) and isinstance(doc.get("kind"), str) and Naming.kind(doc["kind"]) == "KubeletConfiguration"
+    ]
     if not configs:
         return
     for arg in merged(line.args).values():

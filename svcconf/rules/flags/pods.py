@@ -19,9 +19,7 @@ from .files import check_files
 @selects("Pod")
 def runs_a_component(doc: dict) -> bool:
     spec = mapping(doc.get("spec"))
-    return any(
-        component_of(mapping(container)) for field in ("containers", "initContainers") for _i, container in items(spec.get(field))
-    )
+    return any(component_of(mapping(container)) for field in ("containers", "initContainers") for _i, container in items(spec.get(field)))
 
 
 @rule("Pod")

@@ -48,7 +48,7 @@ def _release(text: str) -> tuple | None:
     return parse_release(text) if text else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def table(component: str) -> Table:
     meta, rows = read_table("flags", f"{component}.tsv")
     flags = {

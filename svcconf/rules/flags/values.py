@@ -93,7 +93,11 @@ def _port_range(value: str) -> str | None:
 
 
 def _quantity(value: str) -> str | None:
-    return None if parse_quantity(value) is not None else "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+    return (
+        None
+        if parse_quantity(value) is not None
+        else "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+    )
 
 
 # The reference pages' type words; a type not listed here is taken as free text.
@@ -124,7 +128,10 @@ def admission_plugins() -> dict[str, tuple[tuple | None, tuple | None]]:
 
     _meta, rows = read_table("flags", "admission-plugins.tsv")
     return {
-        row["plugin"]: (parse_release(row["introduced"]) if row["introduced"] else None, parse_release(row["removed"]) if row["removed"] else None)
+        row["plugin"]: (
+            parse_release(row["introduced"]) if row["introduced"] else None,
+            parse_release(row["removed"]) if row["removed"] else None,
+        )
         for row in rows
     }
 
