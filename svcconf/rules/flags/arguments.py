@@ -48,8 +48,12 @@ NODE_ARGS = ("nodeRegistration", "kubeletExtraArgs")
 
 
 def at(doc: Any, path: Path) -> Any:
+    """The value at a path of field names and list indexes; None where the document has no such value."""
     for segment in path:
-        doc = mapping(doc).get(segment)
+        if isinstance(segment, int):
+            doc = doc[segment] if isinstance(doc, list) and 0 <= segment < len(doc) else None
+        else:
+            doc = mapping(doc).get(segment)
     return doc
 
 

@@ -69,7 +69,7 @@ def check_files(line: CommandLine, doc: dict, ctx: Context) -> Iterator[Finding]
             yield Finding(
                 "flag-file-wrong-kind",
                 arg.value_path,
-                f"--{arg.name} names {host}, which holds a {written}; the flag expects a {kind}",
+                f"--{arg.name} names {host}, whose kind is {written}; {line.component} expects {kind} there",
             )
 
 
