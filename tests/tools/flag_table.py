@@ -252,6 +252,11 @@ def etcd_excerpt(git_dir: str, tag: str) -> list[tuple[str, str, str, str]]:
             args = go_args(text, match.end())
             if len(args) >= 2 and re.fullmatch(r'"[a-z][a-z0-9-]*"', args[1]):
                 registered[args[1].strip('"')] = GO_TYPES.get(match.group(1), match.group(1).lower())
+        # A flag a type registers itself (the server's feature gate: `AddFlag(fs, ServerFeatureGateFlagName)`).
+        for constant in re.findall(r"\.AddFlag\(fs, (\w+)\)", text):
+            named = re.search(rf'\b{constant}\s*=\s*"([a-z][a-z0-9-]*)"', text)
+            if named:
+                registered[named.group(1)] = "value"
     rows, current = [], None
     for line in show_file("server/etcdmain/help.go").splitlines():
         found = HELP_ROW.match(line)
