@@ -29,7 +29,7 @@ def check_command_line(line: CommandLine, target: tuple) -> Iterator[Finding]:
         if arg.name in BUILT_IN:
             continue
         if flag is None:
-            if flags.complete:
+            if flags.complete_from is not None and target >= flags.complete_from:
                 yield _unknown(line.component, arg, target)
             continue
         finding = _lifecycle(line.component, flag, arg, target)

@@ -41,7 +41,7 @@ class Flag(NamedTuple):
 class Table(NamedTuple):
     component: str
     flags: dict[str, Flag]
-    complete: bool  # a name missing from the table is unknown to the component
+    complete_from: tuple | None  # from this release a name missing from the table is unknown (None: never said)
 
 
 def _release(text: str) -> tuple | None:
@@ -65,7 +65,8 @@ def table(component: str) -> Table:
         )
         for row in rows
     }
-    return Table(component, flags, meta.get("complete") == "yes")
+    complete = meta.get("complete-from", "no")
+    return Table(component, flags, None if complete == "no" else parse_release(complete))
 
 
 def is_bool(flag: Flag) -> bool:
