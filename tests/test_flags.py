@@ -271,3 +271,34 @@ def test_the_website_excerpt_reader_reads_a_generated_page(tmp_path: Path) -> No
 def test_the_tables_are_package_data() -> None:
     assert os.path.isfile(os.path.join(DATA_DIR, "flags", "kube-apiserver.tsv"))
     assert json.loads(json.dumps(tables.table("etcd").flags["listen-client-urls"]._asdict()))["type"] == "value"
+
+
+# --------------------------------------------------------------------------- migrate
+
+KUBESPRAY_V1BETA2 = """apiVersion: kubeadm.k8s.io/v1beta2
+kind: ClusterConfiguration
+apiServer:
+  extraArgs:
+    insecure-port: "0"
+    authorization-mode: Node,RBAC
+controllerManager:
+  extraArgs:
+    experimental-cluster-signing-duration: 8760h
+"""
+
+
+def test_migrating_a_rendered_v1beta2_file_stops_at_the_removed_flag(tmp_path: Path) -> None:
+    path = write(tmp_path, "kubeadm-config.yaml", KUBESPRAY_V1BETA2)
+    result = run("migrate", "-f", "json", "--no-config", "--write", str(path))
+    reviews = [(d["line"], d["path"]) for d in result.json()["diagnostics"] if d["rule"] == "migration-needs-review"]
+    assert (result.code, reviews) == (1, [(5, "apiServer.extraArgs.insecure-port")])
+    assert path.read_text(encoding="utf-8") == KUBESPRAY_V1BETA2
+
+
+def test_under_unsafe_the_removed_flag_goes_and_the_renamed_one_is_written(tmp_path: Path) -> None:
+    path = write(tmp_path, "kubeadm-config.yaml", KUBESPRAY_V1BETA2)
+    run("migrate", "--no-config", "--unsafe", "--write", str(path))
+    migrated = path.read_text(encoding="utf-8")
+    assert "insecure-port" not in migrated
+    assert "  - name: cluster-signing-duration\n    value: 8760h\n" in migrated
+    assert found(path) == []
