@@ -32,6 +32,8 @@ import sys
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from svcconf.tsv import read_table
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = os.path.join(HERE, "flag_sources")
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -62,25 +64,8 @@ def show(value: tuple[int, int] | None) -> str:
 
 
 def read_tsv(path: str) -> tuple[dict[str, str], list[dict[str, str]]]:
-    meta: dict[str, str] = {}
-    rows: list[dict[str, str]] = []
-    header: list[str] | None = None
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            line = line.rstrip("\n")
-            if line.startswith("#"):
-                key, colon, value = line[1:].partition(":")
-                if colon:
-                    meta.setdefault(key.strip(), value.strip())
-                continue
-            if not line.strip():
-                continue
-            cells = line.split("\t")
-            if header is None:
-                header = cells
-                continue
-            rows.append(dict(zip(header, cells + [""] * (len(header) - len(cells)))))
-    return meta, rows
+    """A source table by its path (svcconf's reader: `# key: value` lines, a header row, tab-separated cells)."""
+    return read_table(path)  # an absolute path replaces the data folder in os.path.join
 
 
 def flag_name(cell: str) -> str:
