@@ -93,6 +93,46 @@ def test_a_v1beta3_map_and_a_v1beta4_list_point_at_the_name_and_at_the_value(tmp
     assert listed == {("unknown-flag", 5, 11, "apiServer.extraArgs[0].name"), ("invalid-flag-value", 8, 12, "apiServer.extraArgs[1].value")}
 
 
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        # pflag: invalid argument "V" for "--name" flag: <the parser's error>
+        ("secure-port", "six", 'invalid argument "six" for "--secure-port" flag: strconv.ParseInt: parsing "six": invalid syntax'),
+        ("anonymous-auth", "yes", 'invalid argument "yes" for "--anonymous-auth" flag: strconv.ParseBool: parsing "yes": invalid syntax'),
+        ("request-timeout", "1 minute", 'invalid argument "1 minute" for "--request-timeout" flag: time: invalid duration "1 minute"'),
+        ("bind-address", "0.0.0.0.0", 'invalid argument "0.0.0.0.0" for "--bind-address" flag: failed to parse IP: "0.0.0.0.0"'),
+        ("service-cluster-ip-range", "10.96.0.0/12,fd00::/1080", "invalid CIDR address: fd00::/1080"),
+        ("service-node-port-range", "30000-20000", '"30000-20000" is not a valid port range'),
+        ("tls-min-version", "VersionTLS14", 'unknown tls version "VersionTLS14"'),
+        ("tls-cipher-suites", "TLS_RSA_WITH_RC4_128_MD5", "Cipher suite TLS_RSA_WITH_RC4_128_MD5 not supported or doesn't exist"),
+        ("logging-format", "xml", 'format: Unsupported value: "xml": supported values: "json", "text"'),
+        ("enable-admission-plugins", "NodeRestriction,PodSecurityPolicy", 'enable-admission-plugins plugin "PodSecurityPolicy" is unknown'),
+        ("audit-log-mode", "async", 'invalid audit log mode async, allowed modes are "batch,blocking,blocking-strict"'),
+        (
+            "feature-gates",
+            "APIServerTracing=maybe",
+            'invalid value of APIServerTracing=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',
+        ),
+    ],
+)
+def test_values_are_judged_as_the_component_parses_them(tmp_path: Path, flag: str, value: str, message: str) -> None:
+    path = write(tmp_path, "c.yaml", V1BETA4 + f"apiServer:\n  extraArgs:\n  - name: {flag}\n    value: '{value}'\n")
+    [(line, rule, said)] = found(path)
+    assert (line, rule) == (6, "invalid-flag-value")
+    assert message in said
+
+
+def test_values_the_component_accepts_pass(tmp_path: Path) -> None:
+    pairs = {
+        "secure-port": "0x1A0B", "anonymous-auth": "F", "request-timeout": "1m30s", "bind-address": "::",
+        "service-cluster-ip-range": "10.96.0.0/12,fd00::/108", "service-node-port-range": "30000+2767",
+        "tls-cipher-suites": "TLS_AES_128_GCM_SHA256,TLS_RSA_WITH_RC4_128_SHA", "feature-gates": "kube:StorageVersionAPI=true,wardle:X=true",
+        "goaway-chance": "0.001", "log-text-info-buffer-size": "2Ki", "enable-admission-plugins": "NodeRestriction,PodSecurity",
+    }  # fmt: skip
+    args = "".join(f"  - name: {flag}\n    value: '{value}'\n" for flag, value in pairs.items())
+    assert found(write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n" + args)) == []
+
+
 def test_an_unknown_flag_gets_the_closest_flag_of_the_release(tmp_path: Path) -> None:
     path = write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n  - name: enable-admision-plugins\n    value: NodeRestriction\n")
     assert found(path)[0][2] == "unknown flag: --enable-admision-plugins; did you mean --enable-admission-plugins?"

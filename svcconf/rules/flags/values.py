@@ -110,9 +110,18 @@ BY_TYPE: dict[str, Callable[[str], str | None]] = {
 }  # fmt: skip
 
 
+# Flags the reference lists as strings that the component parses further (kube-apiserver's serving and service options).
+BY_NAME: dict[str, Callable[[str], str | None]] = {
+    "advertise-address": _ip,
+    "bind-address": _ip,
+    "peer-advertise-ip": _ip,
+    "service-cluster-ip-range": _cidrs,
+}
+
+
 def parse_problem(flag: Flag, value: str) -> str | None:
     """pflag's complaint about a value of the flag's type, in its words."""
-    check = BY_TYPE.get(flag.type)
+    check = BY_NAME.get(flag.name) or BY_TYPE.get(flag.type)
     problem = check(value) if check else None
     return f'invalid argument "{value}" for "--{flag.name}" flag: {problem}' if problem else None
 
