@@ -69,8 +69,8 @@ def read_tsv(path: str) -> tuple[dict[str, str], list[dict[str, str]]]:
 
 
 def flag_name(cell: str) -> str:
-    """`-v, --v` -> `v`; `--bind-address` -> `bind-address`."""
-    return cell.rpartition("--")[2].strip()
+    """`-v, --v` -> `v`; `--bind-address` -> `bind-address`; `--log_dir` -> `log-dir` (pflag's WordSepNormalizeFunc)."""
+    return cell.rpartition("--")[2].strip().replace("_", "-")
 
 
 def snapshots(component: str) -> list[Snapshot]:
@@ -86,8 +86,7 @@ def snapshots(component: str) -> list[Snapshot]:
 
 def events(component: str) -> list[dict[str, str]]:
     _meta, rows = read_tsv(os.path.join(SOURCES, "events.tsv"))
-    everyone = "*" if component != "etcd" else component  # `*`: the Kubernetes components
-    return [row for row in rows if row["component"] in (component, everyone)]
+    return [row for row in rows if component in row["component"].split(",")]
 
 
 def build(component: str) -> list[dict[str, str]]:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from svcconf.model import Anchor, Path
 
 from .. import items, mapping
-from .table import COMPONENTS, Flag, is_bool, table
+from .table import COMPONENTS, Flag, is_bool, lookup
 
 
 class Arg(NamedTuple):
@@ -122,7 +122,6 @@ def pod_command_lines(doc: dict) -> Iterator[CommandLine]:
 
 def parse_words(component: str, words: list[tuple[Any, Path]]) -> list[Arg]:
     """Flags of a command line as pflag or Go's flag package reads them; non-flag words are left out."""
-    flags = table(component).flags
     found: list[Arg] = []
     index = 0
     while index < len(words):
@@ -136,7 +135,7 @@ def parse_words(component: str, words: list[tuple[Any, Path]]) -> list[Arg]:
         if equals:
             found.append(Arg(name, value, path, path))
             continue
-        flag: Flag | None = flags.get(name)
+        flag: Flag | None = lookup(component, name)
         takes_value = flag is not None and not is_bool(flag)
         if takes_value and index < len(words) and isinstance(words[index][0], str):
             found.append(Arg(name, words[index][0], path, words[index][1]))

@@ -9,7 +9,7 @@ from svcconf.model import Finding, Severity
 
 from ..components.proxy.gates import SPECIAL, gate_table, spec_at
 from .arguments import Arg, CommandLine, merged
-from .table import BUILT_IN, Flag, table
+from .table import BUILT_IN, Flag, lookup, table
 from .values import GO_BOOLS, csv_items, enumeration_problems, parse_problem
 
 TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
@@ -25,7 +25,7 @@ AUTHORIZATION_LEGACY = (
 def check_command_line(line: CommandLine, target: tuple) -> Iterator[Finding]:
     flags = table(line.component)
     for arg in line.args:
-        flag = flags.flags.get(arg.name)
+        flag = lookup(line.component, arg.name)
         if arg.name in BUILT_IN:
             continue
         if flag is None:

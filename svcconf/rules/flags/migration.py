@@ -13,7 +13,7 @@ from svcconf.catalog import format_release
 from svcconf.model import Anchor, Path
 
 from .arguments import Arg, CommandLine, cluster_command_lines, node_command_line, pod_command_lines
-from .table import Flag, table
+from .table import Flag, lookup, table
 
 KUBEADM_NODE_KINDS = ("InitConfiguration", "JoinConfiguration")
 
@@ -46,7 +46,7 @@ def changes(doc: dict, kind: str, target: tuple) -> list[FlagChange]:
     for line in command_lines(doc, kind):
         flags = table(line.component).flags
         for arg in line.args:
-            flag = flags.get(arg.name)
+            flag = lookup(line.component, arg.name)
             if flag is None or not _due(flag, target):
                 continue
             if flag.renamed_to and flag.renamed_to in flags:

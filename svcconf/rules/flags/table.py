@@ -69,6 +69,11 @@ def table(component: str) -> Table:
     return Table(component, flags, None if complete == "no" else parse_release(complete))
 
 
+def lookup(component: str, name: str) -> Flag | None:
+    """A flag by the name written; the Kubernetes components read `_` as `-` (pflag's WordSepNormalizeFunc), etcd does not."""
+    return table(component).flags.get(name if component == "etcd" else name.replace("_", "-"))
+
+
 def is_bool(flag: Flag) -> bool:
     """pflag's bool flags take no separate value (`--flag value` leaves `value` as an argument)."""
     return flag.type in ("", "bool")
