@@ -42,6 +42,8 @@ def flag_step(gvk: GVK, data: dict, target: tuple) -> Step | None:
         # Removals last, from the end, so that the list positions of the others hold.
         for change in sorted((c for c in due if c.new_name is None), key=lambda c: c.arg.name_path, reverse=True):
             _remove(doc, change)
+            # Applied only under --unsafe (the review keeps the document otherwise): say what went.
+            ctx.note(change.arg.name_path, f"--{change.arg.name} removed", dropped=tuple(filter(None, (change.arg.name, change.arg.value))))
 
     return Step(gvk, gvk, (Custom(apply, review),))
 
@@ -55,7 +57,10 @@ def _rename(doc: dict, change: migration.FlagChange, ctx: Context) -> None:
             rename(parent, arg.name, new, ctx)
     elif migration.in_command(arg):
         index = arg.name_path[-1]
-        parent[index] = migration.renamed_word(parent[index], arg.name, new)
+        word = parent[index]
+        parent[index] = migration.renamed_word(word, arg.name, new)
+        ctx.note(arg.name_path, f"{word} is now {parent[index]}")  # the whole word, its value included
+        return
     else:
         parent["name"] = new
     ctx.note(arg.name_path, change.reason)
