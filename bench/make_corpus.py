@@ -10,7 +10,7 @@ quoted and plain scalars, spread over sub-folders, and ordinary manifests svccon
 
 - all-kinds (the default): one sub-folder per kind (bootstrap, scheduler, proxy, kubelet,
   controller-manager, leader-migration, admission, authn, authz, egress, tracing, audit,
-  encryption, payloads, manifests); see corpusgen/all_kinds.py for the shares.
+  encryption, payloads, static-pods, manifests); see corpusgen/all_kinds.py for the shares.
 - audit-encryption: about 400 multi-document files of large audit Policies and
   EncryptionConfigurations with cheap rules, in a few mixed sub-folders.
 

@@ -178,6 +178,9 @@ class DocumentChecker:
         # A release that does not know the version cannot judge its content either.
         unavailable = any(f.rule == "unavailable-api-version" for f in findings)
         if has_schema and not unavailable:
+            checker = checker_for(gv.group, gv.version, kind)
+            if checker is not None and not rules.selected(checker.schema.get("x-svcconf-rules"), kind, unit.data):
+                return findings, SERVED_API_KIND  # a kind checked in some documents only (a Pod: a component's static Pod)
             findings.extend(self._schema_and_rules(gv, kind, unit, document, siblings))
         # A current version of an ordinary API group has nothing more to check: it counts as skipped.
         return findings, None if has_schema or findings or scope == "config" else SERVED_API_KIND

@@ -26,7 +26,17 @@ def _cases():
         return []
     with open(sources, encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
+    rows = [dict(r, expect=RELABELLED.get(r["local_path"], r["expect"])) for r in rows]
     return [r for r in rows if (not AREAS or r["local_path"].split("/", 1)[0] in AREAS) and r["expect"] in ("clean", "error")]
+
+
+# Labelled clean before svcconf read command lines: the component refuses what the file passes it.
+# minikube's test data gives kube-apiserver --fail-no-swap (a kubelet-style option, not an apiserver
+# flag: "unknown flag: --fail-no-swap") and --feature-gates=a=b ("invalid value of a=b, err:
+# strconv.ParseBool: parsing \"b\": invalid syntax", component-base featuregate.Set).
+RELABELLED = {
+    "bootstrap/kubernetes__minikube__pkg__minikube__bootstrapper__bsutil__testdata__v1.36__crio-options-gates.yaml": "error",
+}
 
 
 CASES = _cases()

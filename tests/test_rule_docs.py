@@ -28,6 +28,7 @@ NOT_A_FILE = {
     "binary-file": "the example is a NUL byte in a binary file (tests/test_bad_input.py)",
     "cel-not-checked": "a machine without the CEL runtime (tests/test_cel_optional.py)",
     "baseline-stale": "a baseline entry and a later fix (tests/test_baseline.py)",
+    "flag-file-wrong-kind": "a second file of the repository, named by a flag (tests/test_flags.py)",
 }
 # Rules whose fix is outside the file: a file deployed on the node, or flags instead of a file.
 FIX_OUTSIDE_THE_FILE = {

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import NamedTuple
 
-from . import admission, apiserver_misc, audit, auth, bootstrap, components, encryption, manifests, scheduler
+from . import admission, apiserver_misc, audit, auth, bootstrap, components, encryption, manifests, scheduler, static_pods
 
 Spoil = Callable[[random.Random, dict], "tuple[str, list[str]] | None"]
 
@@ -52,7 +52,8 @@ KINDS = (
     Kind("audit", 0.09, audit.audit_file, audit.break_audit, "audit-policy", FEW),
     Kind("encryption", 0.06, _one(encryption.encryption_configuration), encryption.break_encryption, "encryption-config", FEW),
     Kind("payloads", 0.03, apiserver_misc.events_file, apiserver_misc.break_payload, "recorded", MANY),
-    Kind("manifests", 0.10, _one(manifests.other_manifest), None, "manifests", MANY),
+    Kind("static-pods", 0.03, _one(static_pods.static_pod), static_pods.break_static_pod, "static-pod", FEW),
+    Kind("manifests", 0.07, _one(manifests.other_manifest), None, "manifests", MANY),
 )
 BY_NAME = {kind.name: kind for kind in KINDS}
 SUBFOLDERS = ("", "", "base", "overlays/prod", "overlays/staging")

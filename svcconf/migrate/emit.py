@@ -112,7 +112,8 @@ def body_span(text: str, root: Node) -> tuple[int, int]:
     return start, end
 
 
-_PLAIN_SAFE = re.compile(r"^[A-Za-z0-9_./][A-Za-z0-9_./:=+-]*$")
+# A command-line flag (`--name=value`) stays plain too: `-` and `--` before a word start no YAML indicator.
+_PLAIN_SAFE = re.compile(r"^-{0,2}[A-Za-z0-9_./][A-Za-z0-9_./:=+-]*$")
 
 
 def scalar_changes(old: Any, new: Any, path: tuple = ()) -> list[tuple[tuple, Any]] | None:

@@ -23,6 +23,7 @@ from ..naming import UPSTREAM_DOMAIN, Naming
 from ..options import MigrateOptions
 from ..source import Document, FileProblem, decode, parse, position
 from . import emit, guard, upgrade
+from .flags import flag_step
 from .ops import Added, Context, Note, Review, clone
 from .rewrite import NotConvertible, Sibling, load, rewrite
 from .steps import Step
@@ -137,6 +138,8 @@ def _unit(prefix: Path, data: dict, naming: Naming, options: MigrateOptions) -> 
         served = f"{row.group}/{row.version}".lstrip("/")
         reason = f"{served} {row.kind} is not served since {format_release(row.removed)} and has no automatic conversion"
         unit.reviews.append(Review((*prefix, "apiVersion"), reason, replacement))
+    elif (flags := flag_step(final, data, target)) is not None:
+        unit.steps = [*unit.steps, flags]  # renamed or removed command-line flags (kubeadm extraArgs, static Pods)
     return unit
 
 
@@ -241,7 +244,10 @@ def _diagnostic(name: str, document: Document, plan: Plan, rule: str, severity: 
 
 def _describe(unit: Unit) -> tuple[str, str]:
     before, after = f"{unit.written[0]} {unit.written[1]}", f"{unit.new_api_version} {unit.new_kind}"
-    return before, (after if after != before else f"{after} (nested apiVersions updated)")
+    if after != before:
+        return before, after
+    flags_only = all(step.source == step.target for step in unit.steps)  # only the command line's flags changed
+    return before, f"{after} ({'flags renamed' if flags_only else 'nested apiVersions updated'})"
 
 
 def migrate_text(name: str, text: str, options: MigrateOptions, outcome: FileOutcome) -> str | None:

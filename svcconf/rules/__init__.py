@@ -19,6 +19,8 @@ from ..secrets import REDACTED, render_at
 RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
 
 _REGISTRY: dict[str, dict[str, list[RuleFunction]]] = {}
+# Kinds a module checks in some documents only (a Pod: a component's static Pod): module -> kind -> predicate.
+_SELECTORS: dict[str, dict[str, Callable[[dict], bool]]] = {}
 _CURRENT_MODULE: list[str] = []
 View = TypeVar("View")
 
@@ -114,6 +116,26 @@ def rule(*kinds: str) -> Callable[[RuleFunction], RuleFunction]:
         return function
 
     return register
+
+
+def selects(kind: str) -> Callable[[Callable[[dict], bool]], Callable[[dict], bool]]:
+    """Register which documents of a kind the module checks; the others are skipped as svcconf skips any served kind."""
+
+    def register(predicate: Callable[[dict], bool]) -> Callable[[dict], bool]:
+        _SELECTORS.setdefault(predicate.__module__.removeprefix(f"{__name__}."), {})[kind] = predicate
+        return predicate
+
+    return register
+
+
+def selected(modules: str | list[str] | None, kind: str, data: dict) -> bool:
+    """Whether the named modules check this document of the kind (True unless a module selects and refuses it)."""
+    rules_for(modules, kind)  # imports the modules
+    for module in [modules] if isinstance(modules, str) else modules or []:
+        predicate = _SELECTORS.get(module, {}).get(kind)
+        if predicate is not None and not predicate(data):
+            return False
+    return True
 
 
 def rules_for(modules: str | list[str] | None, kind: str) -> list[RuleFunction]:

@@ -1,0 +1,344 @@
+"""Command lines: kubeadm extraArgs and static Pod manifests against the flag tables, with known answers from upstream.
+
+Known answers: kube-apiserver's --insecure-port was deprecated in 1.20 and removed in 1.24
+(staging/src/k8s.io/apiserver/pkg/server/options/deprecated_insecure_serving.go at release-1.23,
+CHANGELOG-1.24); authorization modes and the --authorization-config exclusion are
+pkg/kubeapiserver/options/authorization.go BuiltInAuthorizationOptions.Validate; unknown gates are
+component-base featuregate.SetFromMap.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from svcconf.catalog import lifecycle, parse_release
+from svcconf.rules.flags import table as tables
+from svcconf.tsv import DATA_DIR, read_table
+from tests.helpers import run
+from tests.tools import flag_table
+
+SOURCES = Path(flag_table.SOURCES)
+
+
+def diagnostics(path: Path, *args: str) -> list[dict]:
+    result = run("validate", "-f", "json", "--no-config", *args, str(path))
+    assert result.code in (0, 1), result.err
+    return result.json()["diagnostics"]
+
+
+def found(path: Path, *args: str) -> list[tuple[int, str, str]]:
+    return [(d["line"], d["rule"], d["message"]) for d in diagnostics(path, *args)]
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+V1BETA4 = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"
+V1BETA3 = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n"  # the version kubeadm 1.22 to 1.30 read
+
+
+# --------------------------------------------------------------------------- known answers
+
+
+@pytest.mark.parametrize(("target", "rule"), [("1.23", "deprecated-flag"), ("1.24", "removed-flag")])
+def test_insecure_port_is_deprecated_in_1_23_and_gone_in_1_24(tmp_path: Path, target: str, rule: str) -> None:
+    path = write(tmp_path, "c.yaml", V1BETA3 + "apiServer:\n  extraArgs:\n    insecure-port: '0'\n")
+    [(line, got, message)] = found(path, "--target-version", target)
+    assert (line, got) == (5, rule)
+    if rule == "removed-flag":
+        assert message.startswith("unknown flag: --insecure-port: removed in 1.24 (target 1.24)")
+
+
+def test_an_unknown_gate_in_feature_gates_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n  - name: feature-gates\n    value: NoSuchGate=true\n")
+    assert found(path) == [(6, "unknown-gate-in-flag", "unrecognized feature gate: NoSuchGate")]
+
+
+def test_a_bogus_authorization_mode_is_refused_in_the_servers_words(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n  - name: authorization-mode\n    value: Node,RBAC,Bogus\n")
+    assert found(path) == [(6, "invalid-flag-value", 'authorization-mode "Bogus" is not a valid mode')]
+
+
+def test_authorization_config_excludes_the_legacy_authorization_flags(tmp_path: Path) -> None:
+    text = V1BETA4 + (
+        "apiServer:\n  extraArgs:\n"
+        "  - {name: authorization-config, value: /etc/kubernetes/pki/authz.yaml}\n"
+        "  - {name: authorization-webhook-version, value: v1}\n"
+    )
+    [(line, rule, message)] = found(write(tmp_path, "c.yaml", text))
+    assert (line, rule) == (6, "conflicting-flags")
+    assert message == "--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined"
+    # Before 1.29 the flag itself does not exist (kubeadm 1.28 reads v1beta3).
+    old = write(tmp_path, "old.yaml", V1BETA3 + "apiServer:\n  extraArgs:\n    authorization-config: /etc/kubernetes/pki/authz.yaml\n")
+    assert [(d["rule"], d["line"]) for d in diagnostics(old, "--target-version", "1.28")] == [("unknown-flag", 5)]
+
+
+def test_a_v1beta3_map_and_a_v1beta4_list_point_at_the_name_and_at_the_value(tmp_path: Path) -> None:
+    v1beta3 = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\napiServer:\n  extraArgs:\n    no-such-flag: x\n    secure-port: six\n"
+    v1beta4 = V1BETA4 + "apiServer:\n  extraArgs:\n  - name: no-such-flag\n    value: x\n  - name: secure-port\n    value: six\n"
+    mapped = {(d["rule"], d["line"], d["column"], d["path"]) for d in diagnostics(write(tmp_path, "a.yaml", v1beta3))}
+    listed = {(d["rule"], d["line"], d["column"], d["path"]) for d in diagnostics(write(tmp_path, "b.yaml", v1beta4))}
+    assert {
+        ("unknown-flag", 5, 5, "apiServer.extraArgs.no-such-flag"),
+        ("invalid-flag-value", 6, 18, "apiServer.extraArgs.secure-port"),
+    } <= mapped
+    assert listed == {("unknown-flag", 5, 11, "apiServer.extraArgs[0].name"), ("invalid-flag-value", 8, 12, "apiServer.extraArgs[1].value")}
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        # pflag: invalid argument "V" for "--name" flag: <the parser's error>
+        ("secure-port", "six", 'invalid argument "six" for "--secure-port" flag: strconv.ParseInt: parsing "six": invalid syntax'),
+        ("anonymous-auth", "yes", 'invalid argument "yes" for "--anonymous-auth" flag: strconv.ParseBool: parsing "yes": invalid syntax'),
+        ("request-timeout", "1 minute", 'invalid argument "1 minute" for "--request-timeout" flag: time: invalid duration "1 minute"'),
+        ("bind-address", "0.0.0.0.0", 'invalid argument "0.0.0.0.0" for "--bind-address" flag: failed to parse IP: "0.0.0.0.0"'),
+        ("service-cluster-ip-range", "10.96.0.0/12,fd00::/1080", "invalid CIDR address: fd00::/1080"),
+        ("service-node-port-range", "30000-20000", '"30000-20000" is not a valid port range'),
+        ("tls-min-version", "VersionTLS14", 'unknown tls version "VersionTLS14"'),
+        ("tls-cipher-suites", "TLS_RSA_WITH_RC4_128_MD5", "Cipher suite TLS_RSA_WITH_RC4_128_MD5 not supported or doesn't exist"),
+        ("logging-format", "xml", 'format: Unsupported value: "xml": supported values: "json", "text"'),
+        ("enable-admission-plugins", "NodeRestriction,PodSecurityPolicy", 'enable-admission-plugins plugin "PodSecurityPolicy" is unknown'),
+        ("audit-log-mode", "async", 'invalid audit log mode async, allowed modes are "batch,blocking,blocking-strict"'),
+        (
+            "feature-gates",
+            "APIServerTracing=maybe",
+            'invalid value of APIServerTracing=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',
+        ),
+    ],
+)
+def test_values_are_judged_as_the_component_parses_them(tmp_path: Path, flag: str, value: str, message: str) -> None:
+    path = write(tmp_path, "c.yaml", V1BETA4 + f"apiServer:\n  extraArgs:\n  - name: {flag}\n    value: '{value}'\n")
+    [(line, rule, said)] = found(path)
+    assert (line, rule) == (6, "invalid-flag-value")
+    assert message in said
+
+
+def test_values_the_component_accepts_pass(tmp_path: Path) -> None:
+    pairs = {
+        "secure-port": "0x1A0B", "anonymous-auth": "F", "request-timeout": "1m30s", "bind-address": "::",
+        "service-cluster-ip-range": "10.96.0.0/12,fd00::/108", "service-node-port-range": "30000+2767",
+        "tls-cipher-suites": "TLS_AES_128_GCM_SHA256,TLS_RSA_WITH_RC4_128_SHA", "feature-gates": "kube:StorageVersionAPI=true,wardle:X=true",
+        "goaway-chance": "0.001", "log-text-info-buffer-size": "2Ki", "enable-admission-plugins": "NodeRestriction,PodSecurity",
+    }  # fmt: skip
+    args = "".join(f"  - name: {flag}\n    value: '{value}'\n" for flag, value in pairs.items())
+    assert found(write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n" + args)) == []
+
+
+def test_an_unknown_flag_gets_the_closest_flag_of_the_release(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n  - name: enable-admision-plugins\n    value: NodeRestriction\n")
+    assert found(path)[0][2] == "unknown flag: --enable-admision-plugins; did you mean --enable-admission-plugins?"
+
+
+STATIC_POD = """apiVersion: v1
+kind: Pod
+metadata: {name: kube-apiserver, namespace: kube-system}
+spec:
+  containers:
+  - name: kube-apiserver
+    image: registry.k8s.io/kube-apiserver:v1.36.0
+    command:
+    - /usr/local/bin/kube-apiserver
+    - --secure-port=six
+    - --audit-policy-file
+    - /etc/kubernetes/policies/audit.yaml
+    - --allow-privileged
+    - --max-requests-inflight
+    - many
+    volumeMounts:
+    - {name: policies, mountPath: /etc/kubernetes/policies, readOnly: true}
+  volumes:
+  - name: policies
+    hostPath: {path: ../policies, type: DirectoryOrCreate}
+"""
+ENCRYPTION = "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n  - identity: {}\n"
+AUDIT = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n"
+
+
+def test_a_static_pod_is_read_in_both_flag_forms(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    pod = write(tmp_path, "manifests/kube-apiserver.yaml", STATIC_POD)
+    got = [(d["line"], d["rule"], d["path"]) for d in diagnostics(pod)]
+    # `--secure-port=six` in one word, `--max-requests-inflight many` in two: the value is the next word.
+    assert got == [
+        (10, "invalid-flag-value", "spec.containers[0].command[1]"),
+        (15, "invalid-flag-value", "spec.containers[0].command[6]"),
+    ]
+
+
+def test_audit_policy_file_naming_an_encryption_configuration_in_the_tree(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "policies/audit.yaml", ENCRYPTION)
+    pod = write(
+        tmp_path, "manifests/kube-apiserver.yaml", STATIC_POD.replace("--secure-port=six", "--secure-port=6443").replace("many", "400")
+    )
+    [(line, rule, message)] = found(pod)
+    assert (line, rule) == (12, "flag-file-wrong-kind")
+    assert "whose kind is EncryptionConfiguration; kube-apiserver expects Policy there" in message
+    write(tmp_path, "policies/audit.yaml", AUDIT)
+    assert found(pod) == []
+
+
+def test_kubeadm_extra_volumes_map_the_container_path_to_the_repository(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "etc/kubernetes/audit/policy.yaml", ENCRYPTION)
+    text = V1BETA4 + (
+        "apiServer:\n  extraArgs:\n  - {name: audit-policy-file, value: /srv/audit/policy.yaml}\n"
+        "  extraVolumes:\n  - {name: audit, hostPath: /etc/kubernetes/audit, mountPath: /srv/audit}\n"
+    )
+    [(line, rule, _message)] = found(write(tmp_path, "kubeadm/config.yaml", text))
+    assert (line, rule) == (5, "flag-file-wrong-kind")
+
+
+def test_a_named_file_outside_the_repository_or_behind_a_link_is_not_read(tmp_path: Path, monkeypatch) -> None:
+    repo = tmp_path / "repo"
+    write(tmp_path, "outside/audit.yaml", ENCRYPTION)
+    monkeypatch.chdir(write(repo, "x", "").parent)
+    (repo / "policies").symlink_to(tmp_path / "outside")
+    for host in ("../outside", "policies"):
+        pod = write(
+            repo, "kube-apiserver.yaml", STATIC_POD.replace("../policies", host).replace("--secure-port=six", "--v=2").replace("many", "1")
+        )
+        assert found(pod) == []
+
+
+def test_any_other_pod_stays_skipped(tmp_path: Path) -> None:
+    pod = write(
+        tmp_path,
+        "web.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: web, image: nginx, command: [nginx]}\n",
+    )
+    result = run("validate", "-f", "json", "--no-config", str(pod))
+    summary = result.json()["summary"]
+    assert (result.code, result.json()["diagnostics"], summary.get("skipped")) == (0, [], 1)
+
+
+def test_a_file_without_extra_args_loads_no_flag_table(tmp_path: Path) -> None:
+    tables.table.cache_clear()
+    path = write(tmp_path, "c.yaml", V1BETA4 + "networking: {podSubnet: 10.244.0.0/16}\n")
+    pod = write(tmp_path, "web.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: web, image: nginx}]}\n")
+    assert found(path) == found(pod) == []
+    assert tables.table.cache_info().currsize == 0
+
+
+def test_a_long_unknown_name_is_judged_without_a_suggestion(tmp_path: Path) -> None:
+    name = "enable-admission-plugins" * 400
+    path = write(tmp_path, "c.yaml", V1BETA4 + f"apiServer:\n  extraArgs:\n  - name: {name}\n    value: x\n")
+    assert found(path)[0][1:] == ("unknown-flag", f"unknown flag: --{name}")
+
+
+# --------------------------------------------------------------------------- the tables
+
+
+def test_the_tables_have_their_shape_and_name_their_sources() -> None:
+    _meta, sources = read_table("flags", "sources.tsv")
+    keys = {row["key"] for row in sources}
+    newest = lifecycle().newest
+    for component in tables.COMPONENTS:
+        meta, rows = read_table("flags", f"{component}.tsv")
+        assert meta["complete-from"] == "no" or (1, 22) <= parse_release(meta["complete-from"]) <= newest
+        assert rows and list(rows[0]) == list(flag_table.COLUMNS)
+        for row in rows:
+            assert row["source"] and set(row["source"].split(",")) <= keys, row
+            releases = [parse_release(row[c]) for c in ("introduced", "deprecated", "removed") if row[c]]
+            assert all((1, 0) < release <= newest for release in releases), row
+            if row["introduced"] and row["removed"]:
+                assert parse_release(row["introduced"]) < parse_release(row["removed"]), row
+            if row["renamed-to"]:
+                assert row["renamed-to"] in {r["flag"] for r in rows}, row
+    assert {component for component, _complete in flag_table.components()} == set(tables.COMPONENTS)
+
+
+def test_the_committed_tables_are_what_the_script_builds() -> None:
+    for component, complete in flag_table.components():
+        _meta, committed = read_table("flags", f"{component}.tsv")
+        built = flag_table.build(component)
+        assert [{k: v.replace("\t", " ") for k, v in row.items()} for row in built] == committed, component
+        assert read_table("flags", f"{component}.tsv")[0]["complete-from"] == complete
+
+
+def _excerpts() -> list[tuple[str, Path]]:
+    return [(path.name.rsplit("-", 1)[0], path) for path in sorted(SOURCES.glob("*-[0-9]*.tsv"))]
+
+
+@pytest.mark.parametrize(("component", "excerpt"), _excerpts(), ids=[p.name for _c, p in _excerpts()])
+def test_the_table_agrees_with_the_upstream_reference_of_the_release(component: str, excerpt: Path) -> None:
+    """Every flag of a stored excerpt of upstream's reference (generated from the flag registrations) lives in
+    the table at that release with that type; the excerpt names its source (kubernetes/website page, etcd tag)."""
+    meta, rows = flag_table.read_tsv(str(excerpt))
+    assert meta["source"] and meta["source-key"]
+    release = parse_release(meta["release"])
+    flags = tables.table(component).flags
+    assert len(rows) >= 50
+    for row in rows:
+        name = flag_table.flag_name(row["flag"])
+        flag = flags[name]
+        assert tables.lives_at(flag, release), (name, release)
+        assert meta["source-key"] in flag.source.split(","), name
+        if meta["source-key"] == flag.source.split(",")[-1] or len(flag.source.split(",")) == 1:
+            assert (flag.type, flag.default) == (row["type"], row["default"]), name
+
+
+def test_a_flag_missing_from_both_references_is_an_event_with_a_source() -> None:
+    shots = {shot.source for shot in flag_table.snapshots("kube-apiserver")}
+    for flag in tables.table("kube-apiserver").flags.values():
+        if not shots & set(flag.source.split(",")):
+            assert flag.source.split(",")[0] in {"k8s-insecure-serving", "kep-2845"}, flag
+
+
+def test_the_website_excerpt_reader_reads_a_generated_page(tmp_path: Path) -> None:
+    page = (
+        '<tr>\n<td colspan="2">--audit-log-maxage int</td>\n</tr>\n<tr>\n<td></td><td style="x"><p>days</p></td>\n</tr>\n'
+        '<tr>\n<td colspan="2">--anonymous-auth&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;Default: true</td>\n</tr>\n'
+        '<tr>\n<td></td><td style="x"><p>Anon. (DEPRECATED: use authentication-config)</p></td>\n</tr>\n'
+        '<tr>\n<td colspan="2">-v, --v int</td>\n</tr>\n<tr>\n<td></td><td style="x"><p>verbosity</p></td>\n</tr>\n'
+    )
+    assert flag_table.website_excerpt(page) == [
+        ("--audit-log-maxage", "int", "", ""),
+        ("--anonymous-auth", "", "true", "use authentication-config"),
+        ("-v, --v", "int", "", ""),
+    ]
+
+
+def test_the_tables_are_package_data() -> None:
+    assert os.path.isfile(os.path.join(DATA_DIR, "flags", "kube-apiserver.tsv"))
+    assert json.loads(json.dumps(tables.table("etcd").flags["listen-client-urls"]._asdict()))["type"] == "value"
+
+
+# --------------------------------------------------------------------------- migrate
+
+KUBESPRAY_V1BETA2 = """apiVersion: kubeadm.k8s.io/v1beta2
+kind: ClusterConfiguration
+apiServer:
+  extraArgs:
+    insecure-port: "0"
+    authorization-mode: Node,RBAC
+controllerManager:
+  extraArgs:
+    experimental-cluster-signing-duration: 8760h
+"""
+
+
+def test_migrating_a_rendered_v1beta2_file_stops_at_the_removed_flag(tmp_path: Path) -> None:
+    path = write(tmp_path, "kubeadm-config.yaml", KUBESPRAY_V1BETA2)
+    result = run("migrate", "-f", "json", "--no-config", "--write", str(path))
+    reviews = [(d["line"], d["path"]) for d in result.json()["diagnostics"] if d["rule"] == "migration-needs-review"]
+    assert (result.code, reviews) == (1, [(5, "apiServer.extraArgs.insecure-port")])
+    assert path.read_text(encoding="utf-8") == KUBESPRAY_V1BETA2
+
+
+def test_under_unsafe_the_removed_flag_goes_and_the_renamed_one_is_written(tmp_path: Path) -> None:
+    path = write(tmp_path, "kubeadm-config.yaml", KUBESPRAY_V1BETA2)
+    run("migrate", "--no-config", "--unsafe", "--write", str(path))
+    migrated = path.read_text(encoding="utf-8")
+    assert "insecure-port" not in migrated
+    assert "  - name: cluster-signing-duration\n    value: 8760h\n" in migrated
+    assert found(path) == []

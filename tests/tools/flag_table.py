@@ -1,0 +1,293 @@
+"""Regenerate svcconf/data/flags/*.tsv, the component flag tables, from stored upstream excerpts.
+
+    python -m tests.tools.flag_table                      # rebuild the tables from tests/tools/flag_sources
+    python -m tests.tools.flag_table --website PAGE.md --component kube-apiserver --release 1.35
+                                                          # turn a generated reference page into an excerpt
+    python -m tests.tools.flag_table --etcd GIT_DIR       # re-read etcd's flags from an etcd clone's tags
+
+The sources (named in every row's `source` column, listed in svcconf/data/flags/sources.tsv):
+- one excerpt per component and release of the command-line reference that kubernetes/website
+  generates from the component's flag registrations (content/en/docs/reference/command-line-tools-
+  reference/<component>.md): every flag's header cell (name, type word, "Default:") and its
+  "DEPRECATED:" note;
+- for etcd, the flag registrations (`fs.*Var`) and help text of etcd's tags that kubeadm's local etcd
+  runs (etcd 3.5 for Kubernetes 1.22 to 1.33, 3.6 from 1.34: kubeadm's SupportedEtcdVersion);
+- events.tsv: what the snapshots cannot say, each from a CHANGELOG entry, a KEP or an upstream file:
+  flags the pages hide (deprecated flags of some releases), removals and introductions at their exact
+  release, renames.
+
+Between two snapshots the bounds are lenient: a flag first seen in a later snapshot is taken as known
+from the release after the earlier snapshot, a flag gone from a later snapshot as removed in that
+snapshot's release, unless an event names the release. svcconf then never refuses a flag a release has.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from svcconf.tsv import read_table
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCES = os.path.join(HERE, "flag_sources")
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TABLES = os.path.join(ROOT, "svcconf", "data", "flags")
+COLUMNS = ("flag", "type", "default", "introduced", "deprecated", "removed", "replacement", "renamed-to", "source")
+# kubeadm's local etcd per Kubernetes release (cmd/kubeadm/app/constants/constants.go SupportedEtcdVersion).
+ETCD_RELEASES = {"v3.5.0": "1.22", "v3.6.0": "1.34"}
+NEWEST = "1.36"
+
+
+# "Use '--compact-hash-check-time' instead": an exact rename (a flag of the same snapshot).
+RENAMED = re.compile(r"Use '--([a-z0-9-]+)' instead")
+
+
+class Snapshot(NamedTuple):
+    release: tuple[int, int]
+    source: str
+    rows: dict[str, dict[str, str]]  # flag name (without dashes) -> flag, type, default, deprecated
+
+
+def release(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")
+    return int(major), int(minor)
+
+
+def show(value: tuple[int, int] | None) -> str:
+    return "" if value is None else f"{value[0]}.{value[1]}"
+
+
+def read_tsv(path: str) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """A source table by its path (svcconf's reader: `# key: value` lines, a header row, tab-separated cells)."""
+    return read_table(path)  # an absolute path replaces the data folder in os.path.join
+
+
+def flag_name(cell: str) -> str:
+    """`-v, --v` -> `v`; `--bind-address` -> `bind-address`; `--log_dir` -> `log-dir` (pflag's WordSepNormalizeFunc)."""
+    return cell.rpartition("--")[2].strip().replace("_", "-")
+
+
+def snapshots(component: str) -> list[Snapshot]:
+    found = []
+    for name in sorted(os.listdir(SOURCES)):
+        stem, _dot, ext = name.rpartition(".")
+        if ext != "tsv" or not stem.startswith(component + "-") or not stem[len(component) + 1 :][:1].isdigit():
+            continue
+        meta, rows = read_tsv(os.path.join(SOURCES, name))
+        found.append(Snapshot(release(meta["release"]), meta["source-key"], {flag_name(r["flag"]): r for r in rows}))
+    return sorted(found)
+
+
+def events(component: str) -> list[dict[str, str]]:
+    _meta, rows = read_tsv(os.path.join(SOURCES, "events.tsv"))
+    return [row for row in rows if component in row["component"].split(",")]
+
+
+def build(component: str) -> list[dict[str, str]]:
+    """One row per flag: its newest type and default, the releases it lives in, its sources."""
+    shots = snapshots(component)
+    # kubeadm pins its etcd per release, so etcd's snapshots bound its flags exactly.
+    exact = component == "etcd"
+    table: dict[str, dict[str, str]] = {}
+    for index, shot in enumerate(shots):
+        for name, row in shot.rows.items():
+            entry = table.setdefault(name, {"flag": name, "source": shot.source})
+            if entry["source"] != shot.source and shot.source not in entry["source"].split(","):
+                entry["source"] += "," + shot.source
+            entry["type"], entry["default"] = row.get("type", ""), row.get("default", "")
+            if index and name not in shots[index - 1].rows and "introduced" not in entry:
+                entry["introduced"] = show(shot.release if exact else next_release(shots[index - 1].release))
+            if row.get("deprecated") and "deprecated" not in entry:
+                entry["deprecated"] = show(shot.release)
+                entry["replacement"] = row["deprecated"]
+                renamed = RENAMED.search(row["deprecated"])
+                if renamed and renamed.group(1) in shot.rows:
+                    entry["renamed-to"] = renamed.group(1)
+        for name, entry in table.items():
+            if index and name in shots[index - 1].rows and name not in shot.rows and not entry.get("removed"):
+                entry["removed"] = show(shot.release)
+    for event in events(component):
+        apply_event(table, event)
+    return [dict({column: "" for column in COLUMNS}, **table[name]) for name in sorted(table)]
+
+
+def next_release(value: tuple[int, int]) -> tuple[int, int]:
+    return value[0], value[1] + 1
+
+
+def apply_event(table: dict[str, dict[str, str]], event: dict[str, str]) -> None:
+    entry = table.setdefault(event["flag"], {"flag": event["flag"], "type": event.get("type", ""), "source": event["source"]})
+    if event["source"] not in entry["source"].split(","):
+        entry["source"] += "," + event["source"]
+    kind = event["event"]
+    if kind in ("introduced", "deprecated", "removed"):
+        entry[kind] = event["release"]
+    if kind == "present":  # a flag the pages hide: known from `release` (blank: before 1.22)
+        entry["introduced"] = event["release"]
+    if event.get("replacement"):
+        entry["replacement"] = event["replacement"]
+    if event.get("renamed-to"):
+        entry["renamed-to"] = event["renamed-to"]
+    if event.get("type"):
+        entry["type"] = event["type"]
+
+
+def write(component: str, rows: list[dict[str, str]], complete: str) -> str:
+    path = os.path.join(TABLES, f"{component}.tsv")
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        out.write(f"# {component} flags per release; generated by `python -m tests.tools.flag_table` from tests/tools/flag_sources\n")
+        out.write("# introduced/deprecated/removed: releases (blank introduced: 1.22 or earlier); source: keys of sources.tsv\n")
+        out.write(f"# complete-from: {complete}\n")
+        out.write("\t".join(COLUMNS) + "\n")
+        out.writelines("\t".join(row[column].replace("\t", " ") for column in COLUMNS) + "\n" for row in rows)
+    return path
+
+
+def components() -> list[tuple[str, str]]:
+    """(component, complete-from) from events.tsv's `# components:` line: the release from which a name missing from the table is unknown, or "no"."""
+    meta, _rows = read_tsv(os.path.join(SOURCES, "events.tsv"))
+    listed = []
+    for item in meta["components"].split(","):
+        name, _colon, complete = item.strip().partition("=")
+        listed.append((name, complete or "no"))
+    return listed
+
+
+# --------------------------------------------------------------------------- excerpts from sources
+
+HEADER = re.compile(r'<td colspan="2">([^<]*(?:<[^/][^>]*>[^<]*)*?)</td>')
+DEFAULT = "\u00a0" * 5 + "Default: "
+
+
+def website_excerpt(page: str) -> list[tuple[str, str, str, str]]:
+    """(flag, type, default, deprecated) for each flag header cell of a generated reference page."""
+    rows = []
+    parts = page.split('<td colspan="2">')[1:]
+    for part in parts:
+        cell, _end, rest = part.partition("</td>")
+        cell = html.unescape(cell.replace("&nbsp;", "\u00a0"))
+        head, _sep, default = cell.partition(DEFAULT)
+        flag, _space, kind = head.strip().rpartition("--")[2].partition(" ")
+        prefix = head[: head.rfind("--")]
+        description = rest.split("</tr>", 2)[1] if rest.count("</tr>") > 1 else rest
+        deprecated = ""
+        marker = description.find("DEPRECATED:")
+        if marker >= 0:
+            deprecated = html.unescape(re.sub(r"<[^>]+>", "", description[marker + 11 :])).strip().rstrip(")").strip()
+        rows.append((prefix + "--" + flag, kind.strip(), default.strip(), deprecated.split("\n")[0]))
+    return rows
+
+
+GO_FLAG = re.compile(r"\bfs\.(\w*)Var\(")
+GO_TYPES = {"String": "string", "Bool": "bool", "Uint": "uint", "Uint64": "uint64", "Int": "int", "Int64": "int64",
+            "Duration": "duration", "Float64": "float", "": "value"}  # fmt: skip
+HELP_ROW = re.compile(r"^  --([a-z0-9-]+)(?: '(.*)')?$")
+DEPRECATED_NOW = re.compile(r"Deprecated in v|Deprecated and|DEPRECATED")  # "Will be deprecated in v3.7" is not yet
+
+
+def go_args(text: str, start: int) -> list[str]:
+    """The top-level arguments of the call whose `(` is at text[start - 1], Go strings kept whole."""
+    args, depth, current, index, quote = [], 0, [], start, ""
+    while index < len(text):
+        char = text[index]
+        if quote:
+            current.append(char)
+            if char == "\\" and quote == '"':
+                current.append(text[index + 1])
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in '"`':
+            quote = char
+            current.append(char)
+        elif char in "([{":
+            depth += 1
+            current.append(char)
+        elif char in ")]}":
+            if depth == 0:
+                args.append("".join(current).strip())
+                return args
+            depth -= 1
+            current.append(char)
+        elif char == "," and depth == 0:
+            args.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+        index += 1
+    return args
+
+
+def etcd_excerpt(git_dir: str, tag: str) -> list[tuple[str, str, str, str]]:
+    def show_file(path: str) -> str:
+        done = subprocess.run(["git", "--git-dir", git_dir, "show", f"{tag}:{path}"], capture_output=True, text=True, check=False)
+        return done.stdout if done.returncode == 0 else ""
+
+    registered: dict[str, str] = {}
+    for path in ("server/etcdmain/config.go", "server/embed/config.go"):
+        text = show_file(path)
+        for match in GO_FLAG.finditer(text):
+            args = go_args(text, match.end())
+            if len(args) >= 2 and re.fullmatch(r'"[a-z][a-z0-9-]*"', args[1]):
+                registered[args[1].strip('"')] = GO_TYPES.get(match.group(1), match.group(1).lower())
+        # A flag a type registers itself (the server's feature gate: `AddFlag(fs, ServerFeatureGateFlagName)`).
+        for constant in re.findall(r"\.AddFlag\(fs, (\w+)\)", text):
+            named = re.search(rf'\b{constant}\s*=\s*"([a-z][a-z0-9-]*)"', text)
+            if named:
+                registered[named.group(1)] = "value"
+    rows, current = [], None
+    for line in show_file("server/etcdmain/help.go").splitlines():
+        found = HELP_ROW.match(line)
+        if found and found.group(1) in registered:
+            current = [found.group(1), registered[found.group(1)], found.group(2) or "", ""]
+            rows.append(current)
+        elif current is not None and line.startswith("    ") and DEPRECATED_NOW.search(line):
+            current[3] = line[DEPRECATED_NOW.search(line).start() :].strip()  # the deprecation, not the description
+    listed = {row[0] for row in rows}
+    rows += [[name, kind, "", ""] for name, kind in registered.items() if name not in listed]
+    # A default spliced from Go code (`' + strconv.Itoa(...) + '`) is not text the help shows as such.
+    return [("--" + name, kind, "" if "` +" in default else default, note) for name, kind, default, note in sorted(rows)]
+
+
+def write_excerpt(component: str, version: str, source: str, text: str, rows: Iterable[tuple[str, str, str, str]]) -> str:
+    path = os.path.join(SOURCES, f"{component}-{version}.tsv")
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        out.write(f"# component: {component}\n# release: {version}\n# source-key: {source}\n# source: {text}\n")
+        out.write("flag\ttype\tdefault\tdeprecated\n")
+        out.writelines("\t".join(row).rstrip("\t") + "\n" for row in rows)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.tools.flag_table", description=__doc__.split("\n")[0])
+    parser.add_argument("--website", help="a generated reference page to turn into an excerpt")
+    parser.add_argument("--component")
+    parser.add_argument("--release")
+    parser.add_argument("--etcd", help="the git directory of an etcd clone with its release tags")
+    args = parser.parse_args(argv)
+    if args.website:
+        with open(args.website, encoding="utf-8") as page:
+            rows = website_excerpt(page.read())
+        key = f"website-{args.component}-{args.release}"
+        print(write_excerpt(args.component, args.release, key, f"kubernetes/website {os.path.basename(args.website)}", rows))
+        return 0
+    if args.etcd:
+        for tag, kube in ETCD_RELEASES.items():
+            rows = etcd_excerpt(args.etcd, tag)
+            text = f"etcd-io/etcd {tag}: server/etcdmain/config.go, server/embed/config.go (fs.*Var), server/etcdmain/help.go"
+            print(write_excerpt("etcd", kube, f"etcd-{tag}", text, rows))
+        return 0
+    os.makedirs(TABLES, exist_ok=True)
+    for component, complete in components():
+        print(write(component, build(component), complete))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
