@@ -287,11 +287,13 @@ def test_the_table_agrees_with_the_upstream_reference_of_the_release(component: 
             assert (flag.type, flag.default) == (row["type"], row["default"]), name
 
 
-def test_a_flag_missing_from_both_references_is_an_event_with_a_source() -> None:
-    shots = {shot.source for shot in flag_table.snapshots("kube-apiserver")}
-    for flag in tables.table("kube-apiserver").flags.values():
+@pytest.mark.parametrize("component", tables.COMPONENTS)
+def test_a_flag_missing_from_every_reference_is_an_event_with_a_source(component: str) -> None:
+    shots = {shot.source for shot in flag_table.snapshots(component)}
+    events = {(row["flag"], row["source"]) for row in flag_table.events(component)}
+    for flag in tables.table(component).flags.values():
         if not shots & set(flag.source.split(",")):
-            assert flag.source.split(",")[0] in {"k8s-insecure-serving", "kep-2845"}, flag
+            assert all((flag.name, source) in events for source in flag.source.split(",")), flag
 
 
 def test_the_website_excerpt_reader_reads_a_generated_page(tmp_path: Path) -> None:

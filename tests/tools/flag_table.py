@@ -13,8 +13,9 @@ The sources (named in every row's `source` column, listed in svcconf/data/flags/
 - for etcd, the flag registrations (`fs.*Var`) and help text of etcd's tags that kubeadm's local etcd
   runs (etcd 3.5 for Kubernetes 1.22 to 1.33, 3.6 from 1.34: kubeadm's SupportedEtcdVersion);
 - events.tsv: what the snapshots cannot say, each from a CHANGELOG entry, a KEP or an upstream file:
-  flags the pages hide (deprecated flags of some releases), removals and introductions at their exact
-  release, renames.
+  flags the pages hide (deprecated flags of some releases, flags registered only on Linux or only where
+  the JSON log format is linked in), removals and introductions at their exact release, renames, and
+  the pflag type of a flag whose page shows a word of its usage text instead (`type` events).
 
 Between two snapshots the bounds are lenient: a flag first seen in a later snapshot is taken as known
 from the release after the earlier snapshot, a flag gone from a later snapshot as removed in that
@@ -128,8 +129,9 @@ def apply_event(table: dict[str, dict[str, str]], event: dict[str, str]) -> None
     kind = event["event"]
     if kind in ("introduced", "deprecated", "removed"):
         entry[kind] = event["release"]
-    if kind == "present":  # a flag the pages hide: known from `release` (blank: before 1.22)
+    if kind == "present":  # a flag the pages hide: known from `release` (blank: before 1.22), not gone where a page omits it
         entry["introduced"] = event["release"]
+        entry.pop("removed", None)
     if event.get("replacement"):
         entry["replacement"] = event["replacement"]
     if event.get("renamed-to"):
