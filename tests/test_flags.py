@@ -344,3 +344,121 @@ def test_under_unsafe_the_removed_flag_goes_and_the_renamed_one_is_written(tmp_p
     assert "insecure-port" not in migrated
     assert "  - name: cluster-signing-duration\n    value: 8760h\n" in migrated
     assert found(path) == []
+
+
+# --------------------------------------------------------------------------- kubelet and controller-manager tables
+
+V1BETA4_INIT = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nnodeRegistration:\n  kubeletExtraArgs:\n"
+
+
+def test_a_misspelt_kubelet_flag_is_unknown_with_the_closest_flag(tmp_path: Path) -> None:
+    """The kubelet table is complete from 1.22 (kubernetes/website kubelet.md of 1.20, 1.30 and 1.34)."""
+    path = write(tmp_path, "init.yaml", V1BETA4_INIT + "  - {name: node-lables, value: role=edge}\n")
+    assert found(path) == [(5, "unknown-flag", "unknown flag: --node-lables; did you mean --node-labels?")]
+
+
+def test_a_kubelet_config_file_flag_warns_in_the_kubelets_words(tmp_path: Path) -> None:
+    """cmd/kubelet/app/options/options.go AddKubeletConfigFlags marks every config-backed flag deprecated."""
+    path = write(tmp_path, "init.yaml", V1BETA4_INIT + "  - {name: max-pods, value: '200'}\n  - {name: node-ip, value: 10.0.0.5}\n")
+    [(line, rule, message)] = found(path)
+    assert (line, rule) == (5, "deprecated-flag")
+    assert "This parameter should be set via the config file specified by the Kubelet's --config flag" in message
+
+
+def test_kubelet_flags_the_reference_hides_are_known(tmp_path: Path) -> None:
+    """--housekeeping-interval (globalflags_linux.go addCadvisorFlags) and --log-json-split-stream (component-base
+    logs/api/v1 options.go, registered where JSON logging is linked) exist though the generated page omits them."""
+    args = "  - {name: housekeeping-interval, value: 10s}\n  - {name: log-json-split-stream, value: 'true'}\n"
+    assert [rule for _line, rule, _message in found(write(tmp_path, "init.yaml", V1BETA4_INIT + args))] == ["deprecated-flag"]
+
+
+def test_a_dockershim_flag_is_removed_in_1_24(tmp_path: Path) -> None:
+    """KEP-2221: the dockershim flags (--network-plugin, --cni-bin-dir, ...) went with it in 1.24."""
+    init = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nnodeRegistration:\n  kubeletExtraArgs:\n    network-plugin: cni\n"
+    path = write(tmp_path, "init.yaml", init)
+    assert [(d["rule"], d["line"]) for d in diagnostics(path, "--target-version", "1.23")] == []
+    assert [(d["rule"], d["line"]) for d in diagnostics(path, "--target-version", "1.24")] == [("removed-flag", 5)]
+
+
+@pytest.mark.parametrize(("target", "rule"), [("1.23", "deprecated-flag"), ("1.24", "removed-flag")])
+def test_the_controller_managers_insecure_port_goes_in_1_24(tmp_path: Path, target: str, rule: str) -> None:
+    """CHANGELOG-1.24: "The insecure address flags --address and --port in kube-controller-manager have had no effect
+    since v1.20 and are removed in v1.24"; the reference hides them (MarkDeprecated)."""
+    path = write(tmp_path, "c.yaml", V1BETA3 + "controllerManager:\n  extraArgs:\n    port: '0'\n")
+    assert [(d["line"], d["rule"]) for d in diagnostics(path, "--target-version", target)] == [(5, rule)]
+
+
+def test_controller_manager_values_are_parsed_by_type(tmp_path: Path) -> None:
+    """--concurrent-deployment-syncs is an int32 in the 1.21 and 1.31 references: pflag refuses "five"."""
+    path = write(tmp_path, "c.yaml", V1BETA4 + "controllerManager:\n  extraArgs:\n  - {name: concurrent-deployment-syncs, value: five}\n")
+    [(line, rule, message)] = found(path)
+    assert (line, rule) == (5, "invalid-flag-value")
+    assert message.startswith('invalid argument "five" for "--concurrent-deployment-syncs" flag: strconv.ParseInt')
+
+
+# --------------------------------------------------------------------------- kube-proxy --config
+
+PROXY_POD = """apiVersion: v1
+kind: Pod
+metadata: {name: kube-proxy, namespace: kube-system}
+spec:
+  containers:
+  - name: kube-proxy
+    image: registry.k8s.io/kube-proxy:v1.36.0
+    command:
+    - kube-proxy
+"""
+
+
+def proxy_pod(tmp_path: Path, *words: str) -> Path:
+    return write(tmp_path, "kube-proxy.yaml", PROXY_POD + "".join(f"    - {word}\n" for word in words))
+
+
+def test_kube_proxy_ignores_configuration_flags_beside_config(tmp_path: Path) -> None:
+    """cmd/kube-proxy/app/options.go Options.Complete replaces the flag-filled configuration with the file's; flags bound
+    to Options (--master, --hostname-override) and the logging flags (copyLogsFromFlags) still apply."""
+    path = proxy_pod(tmp_path, "--config=/etc/kube-proxy/config.yaml", "--proxy-mode=ipvs", "--kubeconfig=/etc/kp.conf",
+                     "--hostname-override=node-1", "--master=https://10.0.0.1:6443", "--v=2", "--cleanup=false")  # fmt: skip
+    got = [(d["line"], d["message"].split(" is ignored")[0]) for d in diagnostics(path) if d["rule"] == "flag-ignored-with-config"]
+    assert got == [(11, "--proxy-mode"), (12, "--kubeconfig")]
+
+
+@pytest.mark.parametrize("config", [(), ("--config=",)])
+def test_without_a_config_file_kube_proxy_uses_its_flags(tmp_path: Path, config: tuple[str, ...]) -> None:
+    """An empty --config loads no file (`len(o.ConfigFile) > 0`)."""
+    assert found(proxy_pod(tmp_path, *config, "--proxy-mode=ipvs", "--cluster-cidr=10.244.0.0/16")) == []
+
+
+# --------------------------------------------------------------------------- repeated flags
+
+
+@pytest.mark.parametrize("order", [("6444", "6443"), ("6443", "6444")])
+def test_kubeadm_keeps_the_repeated_value_that_sorts_last(tmp_path: Path, order: tuple[str, str]) -> None:
+    """cmd/kubeadm/app/util/arguments.go ArgumentsToCommand sorts the flags by name, then value: whatever the list order,
+    --secure-port=6444 is written last and kube-apiserver keeps it (pflag sets a scalar flag again)."""
+    entries = "".join(f"  - {{name: secure-port, value: '{value}'}}\n" for value in order)
+    path = write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n" + entries)
+    [(line, rule, message)] = found(path)
+    assert (line, rule) == (5 + order.index("6443"), "repeated-flag")
+    assert f"keeps the value at apiServer.extraArgs[{order.index('6444')}].value" in message
+
+
+def test_a_static_pod_keeps_the_last_value_and_gathers_lists(tmp_path: Path) -> None:
+    """pflag: a bool is set again (the last wins); a string slice appends; the same value twice changes nothing."""
+    pod = STATIC_POD.replace("    - --secure-port=six\n", "    - --profiling=false\n    - --profiling=true\n    - --anonymous-auth=false\n"
+                             "    - --anonymous-auth=false\n    - --api-audiences=a\n    - --api-audiences=b\n")  # fmt: skip
+    got = [(d["rule"], d["path"], d["severity"]) for d in diagnostics(write(tmp_path, "kube-apiserver.yaml", pod))]
+    assert ("repeated-flag", "spec.containers[0].command[1]", "warning") in got
+    assert ("repeated-list-flag", "spec.containers[0].command[6]", "info") in got
+    assert not [entry for entry in got if entry[1] in ("spec.containers[0].command[2]", "spec.containers[0].command[3]")]
+
+
+def test_a_file_mounted_from_a_config_map_is_mounted(tmp_path: Path) -> None:
+    """kube-proxy's --config usually comes from a ConfigMap volume: the path is mounted, not a host file to read."""
+    pod = proxy_pod(tmp_path, "--config=/var/lib/kube-proxy/config.conf").read_text(encoding="utf-8")
+    mounted = (
+        pod
+        + "    volumeMounts: [{name: kube-proxy, mountPath: /var/lib/kube-proxy}]\n  volumes: [{name: kube-proxy, configMap: {name: kube-proxy}}]\n"
+    )
+    assert found(write(tmp_path, "mounted.yaml", mounted)) == []
+    assert [rule for _line, rule, _message in found(write(tmp_path, "bare.yaml", pod))] == ["flag-file-not-mounted"]
