@@ -462,3 +462,52 @@ def test_a_file_mounted_from_a_config_map_is_mounted(tmp_path: Path) -> None:
     )
     assert found(write(tmp_path, "mounted.yaml", mounted)) == []
     assert [rule for _line, rule, _message in found(write(tmp_path, "bare.yaml", pod))] == ["flag-file-not-mounted"]
+
+
+# --------------------------------------------------------------------------- cloud-controller-manager
+
+CCM_POD = """apiVersion: v1
+kind: Pod
+metadata: {name: cloud-controller-manager, namespace: kube-system}
+spec:
+  containers:
+  - name: cloud-controller-manager
+    image: registry.k8s.io/cloud-controller-manager:v1.36.0
+    command:
+    - /bin/cloud-controller-manager
+"""
+
+
+@pytest.mark.parametrize(("target", "rules"), [("1.26", ["unknown-flag"]), ("1.27", [])])
+def test_the_cloud_controller_managers_webhook_flags_come_in_1_27(tmp_path: Path, target: str, rules: list[str]) -> None:
+    """k8s.io/cloud-provider options/webhook.go first registers --webhook-secure-port at v0.27.0."""
+    path = write(tmp_path, "ccm.yaml", CCM_POD + "    - --webhook-secure-port=10260\n")
+    assert [d["rule"] for d in diagnostics(path, "--target-version", target)] == rules
+
+
+@pytest.mark.parametrize(("target", "rule"), [("1.23", "deprecated-flag"), ("1.24", "removed-flag")])
+def test_the_cloud_controller_managers_insecure_port_goes_in_1_24(tmp_path: Path, target: str, rule: str) -> None:
+    """cloud-provider options.go calls InsecureServing.AddUnqualifiedFlags (--address, --port: "see --secure-port
+    instead.") up to v0.23.0 and no longer at v0.24.0."""
+    path = write(tmp_path, "ccm.yaml", CCM_POD + "    - --port=0\n")
+    [finding] = diagnostics(path, "--target-version", target)
+    assert finding["rule"] == rule
+
+
+def test_the_go_registration_reader_reads_pflag_calls() -> None:
+    text = (
+        'const flagName = "feature-gates"\n'
+        'fs.StringVar(&o.Master, "master", o.Master, "The address (overrides kubeconfig).")\n'
+        'genericfs.Float32Var(&o.QPS, "kube-api-qps", o.QPS, "QPS")\n'
+        'fs.Var(cliflag.NewNamedCertKeyArray(&s.SNICertKeys), "tls-sni-cert-key", "pairs")\n'
+        'fs.Var(f, flagName, "gates")\n'
+        'fs.BoolVar(&o.X, prefix+"log-text-split-stream", false, "split")\n'
+        'fs.MarkDeprecated("master", "use " +\n  "--kubeconfig")\n'
+    )
+    assert flag_table.go_registrations(text) == {
+        "master": ("string", "use --kubeconfig"),
+        "kube-api-qps": ("float32", ""),
+        "tls-sni-cert-key": ("namedCertKey", ""),
+        "feature-gates": ("value", ""),
+        "log-text-split-stream": ("", ""),
+    }
