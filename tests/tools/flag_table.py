@@ -14,9 +14,9 @@ The sources (named in every row's `source` column, listed in svcconf/data/flags/
   "DEPRECATED:" note;
 - for etcd, the flag registrations (`fs.*Var`) and help text of etcd's tags that kubeadm's local etcd
   runs (etcd 3.5 for Kubernetes 1.22 to 1.33, 3.6 from 1.34: kubeadm's SupportedEtcdVersion);
-- for cloud-controller-manager, whose generated reference the website no longer keeps current, the
-  pflag registrations of the k8s.io modules it is built from (cloud-provider, controller-manager,
-  apiserver, component-base) at the tag of every release (v0.22.0 to v0.36.0);
+- for cloud-controller-manager, the pflag registrations of the k8s.io modules it is built from
+  (cloud-provider, controller-manager, apiserver, component-base) at the tag of every release
+  (v0.22.0 to v0.36.0);
 - events.tsv: what the snapshots cannot say, each from a CHANGELOG entry, a KEP or an upstream file:
   flags the pages hide (deprecated flags of some releases, flags registered only on Linux or only where
   the JSON log format is linked in), removals and introductions at their exact release, renames, and
