@@ -398,16 +398,16 @@ def test_controller_manager_values_are_parsed_by_type(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- kube-proxy --config
 
-PROXY_POD = """apiVersion: v1
-kind: Pod
-metadata: {name: kube-proxy, namespace: kube-system}
-spec:
-  containers:
-  - name: kube-proxy
-    image: registry.k8s.io/kube-proxy:v1.36.0
-    command:
-    - kube-proxy
-"""
+
+def pod_running(component: str, binary: str) -> str:
+    """A static Pod whose container runs the component; its flags are appended as command words."""
+    return (
+        f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {component}, namespace: kube-system}}\nspec:\n  containers:\n"
+        f"  - name: {component}\n    image: registry.k8s.io/{component}:v1.36.0\n    command:\n    - {binary}\n"
+    )
+
+
+PROXY_POD = pod_running("kube-proxy", "kube-proxy")
 
 
 def proxy_pod(tmp_path: Path, *words: str) -> Path:
@@ -466,16 +466,7 @@ def test_a_file_mounted_from_a_config_map_is_mounted(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- cloud-controller-manager
 
-CCM_POD = """apiVersion: v1
-kind: Pod
-metadata: {name: cloud-controller-manager, namespace: kube-system}
-spec:
-  containers:
-  - name: cloud-controller-manager
-    image: registry.k8s.io/cloud-controller-manager:v1.36.0
-    command:
-    - /bin/cloud-controller-manager
-"""
+CCM_POD = pod_running("cloud-controller-manager", "/bin/cloud-controller-manager")
 
 
 @pytest.mark.parametrize(("target", "rules"), [("1.26", ["unknown-flag"]), ("1.27", [])])
