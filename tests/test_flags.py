@@ -502,3 +502,9 @@ def test_the_go_registration_reader_reads_pflag_calls() -> None:
         "feature-gates": ("value", ""),
         "log-text-split-stream": ("", ""),
     }
+
+
+def test_a_volume_name_that_is_not_a_string_is_no_mount(tmp_path: Path) -> None:
+    pod = proxy_pod(tmp_path, "--config=/var/lib/kube-proxy/config.conf").read_text(encoding="utf-8")
+    odd = pod + "    volumeMounts: [{name: [a], mountPath: /var/lib/kube-proxy}]\n  volumes: [{name: [a], configMap: {name: x}}]\n"
+    assert [rule for _line, rule, _message in found(write(tmp_path, "odd.yaml", odd))] == ["flag-file-not-mounted"]

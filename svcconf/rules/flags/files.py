@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from svcconf.model import Finding, Severity
 
-from .. import Context, in_memory, items, mapping
+from .. import Context, in_memory, items, mapping, text
 from .arguments import Arg, CommandLine, at, merged
 
 # Flag -> the kind its file holds (upstream spelling), per component; `config` differs by component.
@@ -89,11 +89,11 @@ def _mounts(line: CommandLine, doc: dict) -> list[tuple[str, str | None]] | None
         return pairs
     container = at(doc, line.path)
     spec = mapping(doc.get("spec"))
-    volumes = {mapping(v).get("name"): mapping(v) for _i, v in items(spec.get("volumes"))}
+    volumes = {text(mapping(v).get("name")): mapping(v) for _i, v in items(spec.get("volumes")) if isinstance(mapping(v).get("name"), str)}
     pairs: list[tuple[str, str | None]] = []
     for _index, mount in items(mapping(container).get("volumeMounts")):
         mount = mapping(mount)
-        volume = volumes.get(mount.get("name"))
+        volume = volumes.get(text(mount.get("name")))
         if isinstance(mount.get("mountPath"), str) and volume is not None:
             host = mapping(volume.get("hostPath")).get("path")
             pairs.append((mount["mountPath"], host if isinstance(host, str) else None))
