@@ -287,11 +287,13 @@ def test_the_table_agrees_with_the_upstream_reference_of_the_release(component: 
             assert (flag.type, flag.default) == (row["type"], row["default"]), name
 
 
-def test_a_flag_missing_from_both_references_is_an_event_with_a_source() -> None:
-    shots = {shot.source for shot in flag_table.snapshots("kube-apiserver")}
-    for flag in tables.table("kube-apiserver").flags.values():
+@pytest.mark.parametrize("component", tables.COMPONENTS)
+def test_a_flag_missing_from_every_reference_is_an_event_with_a_source(component: str) -> None:
+    shots = {shot.source for shot in flag_table.snapshots(component)}
+    events = {(row["flag"], row["source"]) for row in flag_table.events(component)}
+    for flag in tables.table(component).flags.values():
         if not shots & set(flag.source.split(",")):
-            assert flag.source.split(",")[0] in {"k8s-insecure-serving", "kep-2845"}, flag
+            assert all((flag.name, source) in events for source in flag.source.split(",")), flag
 
 
 def test_the_website_excerpt_reader_reads_a_generated_page(tmp_path: Path) -> None:
@@ -342,3 +344,167 @@ def test_under_unsafe_the_removed_flag_goes_and_the_renamed_one_is_written(tmp_p
     assert "insecure-port" not in migrated
     assert "  - name: cluster-signing-duration\n    value: 8760h\n" in migrated
     assert found(path) == []
+
+
+# --------------------------------------------------------------------------- kubelet and controller-manager tables
+
+V1BETA4_INIT = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nnodeRegistration:\n  kubeletExtraArgs:\n"
+
+
+def test_a_misspelt_kubelet_flag_is_unknown_with_the_closest_flag(tmp_path: Path) -> None:
+    """The kubelet table is complete from 1.22 (kubernetes/website kubelet.md of 1.20, 1.30 and 1.34)."""
+    path = write(tmp_path, "init.yaml", V1BETA4_INIT + "  - {name: node-lables, value: role=edge}\n")
+    assert found(path) == [(5, "unknown-flag", "unknown flag: --node-lables; did you mean --node-labels?")]
+
+
+def test_a_kubelet_config_file_flag_warns_in_the_kubelets_words(tmp_path: Path) -> None:
+    """cmd/kubelet/app/options/options.go AddKubeletConfigFlags marks every config-backed flag deprecated."""
+    path = write(tmp_path, "init.yaml", V1BETA4_INIT + "  - {name: max-pods, value: '200'}\n  - {name: node-ip, value: 10.0.0.5}\n")
+    [(line, rule, message)] = found(path)
+    assert (line, rule) == (5, "deprecated-flag")
+    assert "This parameter should be set via the config file specified by the Kubelet's --config flag" in message
+
+
+def test_kubelet_flags_the_reference_hides_are_known(tmp_path: Path) -> None:
+    """--housekeeping-interval (globalflags_linux.go addCadvisorFlags) and --log-json-split-stream (component-base
+    logs/api/v1 options.go, registered where JSON logging is linked) exist though the generated page omits them."""
+    args = "  - {name: housekeeping-interval, value: 10s}\n  - {name: log-json-split-stream, value: 'true'}\n"
+    assert [rule for _line, rule, _message in found(write(tmp_path, "init.yaml", V1BETA4_INIT + args))] == ["deprecated-flag"]
+
+
+def test_a_dockershim_flag_is_removed_in_1_24(tmp_path: Path) -> None:
+    """KEP-2221: the dockershim flags (--network-plugin, --cni-bin-dir, ...) went with it in 1.24."""
+    init = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nnodeRegistration:\n  kubeletExtraArgs:\n    network-plugin: cni\n"
+    path = write(tmp_path, "init.yaml", init)
+    assert [(d["rule"], d["line"]) for d in diagnostics(path, "--target-version", "1.23")] == []
+    assert [(d["rule"], d["line"]) for d in diagnostics(path, "--target-version", "1.24")] == [("removed-flag", 5)]
+
+
+@pytest.mark.parametrize(("target", "rule"), [("1.23", "deprecated-flag"), ("1.24", "removed-flag")])
+def test_the_controller_managers_insecure_port_goes_in_1_24(tmp_path: Path, target: str, rule: str) -> None:
+    """CHANGELOG-1.24: "The insecure address flags --address and --port in kube-controller-manager have had no effect
+    since v1.20 and are removed in v1.24"; the reference hides them (MarkDeprecated)."""
+    path = write(tmp_path, "c.yaml", V1BETA3 + "controllerManager:\n  extraArgs:\n    port: '0'\n")
+    assert [(d["line"], d["rule"]) for d in diagnostics(path, "--target-version", target)] == [(5, rule)]
+
+
+def test_controller_manager_values_are_parsed_by_type(tmp_path: Path) -> None:
+    """--concurrent-deployment-syncs is an int32 in the 1.21 and 1.31 references: pflag refuses "five"."""
+    path = write(tmp_path, "c.yaml", V1BETA4 + "controllerManager:\n  extraArgs:\n  - {name: concurrent-deployment-syncs, value: five}\n")
+    [(line, rule, message)] = found(path)
+    assert (line, rule) == (5, "invalid-flag-value")
+    assert message.startswith('invalid argument "five" for "--concurrent-deployment-syncs" flag: strconv.ParseInt')
+
+
+# --------------------------------------------------------------------------- kube-proxy --config
+
+
+def pod_running(component: str, binary: str) -> str:
+    """A static Pod whose container runs the component; its flags are appended as command words."""
+    return (
+        f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {component}, namespace: kube-system}}\nspec:\n  containers:\n"
+        f"  - name: {component}\n    image: registry.k8s.io/{component}:v1.36.0\n    command:\n    - {binary}\n"
+    )
+
+
+PROXY_POD = pod_running("kube-proxy", "kube-proxy")
+
+
+def proxy_pod(tmp_path: Path, *words: str) -> Path:
+    return write(tmp_path, "kube-proxy.yaml", PROXY_POD + "".join(f"    - {word}\n" for word in words))
+
+
+def test_kube_proxy_ignores_configuration_flags_beside_config(tmp_path: Path) -> None:
+    """cmd/kube-proxy/app/options.go Options.Complete replaces the flag-filled configuration with the file's; flags bound
+    to Options (--master, --hostname-override) and the logging flags (copyLogsFromFlags) still apply."""
+    path = proxy_pod(tmp_path, "--config=/etc/kube-proxy/config.yaml", "--proxy-mode=ipvs", "--kubeconfig=/etc/kp.conf",
+                     "--hostname-override=node-1", "--master=https://10.0.0.1:6443", "--v=2", "--cleanup=false")  # fmt: skip
+    got = [(d["line"], d["message"].split(" is ignored")[0]) for d in diagnostics(path) if d["rule"] == "flag-ignored-with-config"]
+    assert got == [(11, "--proxy-mode"), (12, "--kubeconfig")]
+
+
+@pytest.mark.parametrize("config", [(), ("--config=",)])
+def test_without_a_config_file_kube_proxy_uses_its_flags(tmp_path: Path, config: tuple[str, ...]) -> None:
+    """An empty --config loads no file (`len(o.ConfigFile) > 0`)."""
+    assert found(proxy_pod(tmp_path, *config, "--proxy-mode=ipvs", "--cluster-cidr=10.244.0.0/16")) == []
+
+
+# --------------------------------------------------------------------------- repeated flags
+
+
+@pytest.mark.parametrize("order", [("6444", "6443"), ("6443", "6444")])
+def test_kubeadm_keeps_the_repeated_value_that_sorts_last(tmp_path: Path, order: tuple[str, str]) -> None:
+    """cmd/kubeadm/app/util/arguments.go ArgumentsToCommand sorts the flags by name, then value: whatever the list order,
+    --secure-port=6444 is written last and kube-apiserver keeps it (pflag sets a scalar flag again)."""
+    entries = "".join(f"  - {{name: secure-port, value: '{value}'}}\n" for value in order)
+    path = write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n" + entries)
+    [(line, rule, message)] = found(path)
+    assert (line, rule) == (5 + order.index("6443"), "repeated-flag")
+    assert f"keeps the value at apiServer.extraArgs[{order.index('6444')}].value" in message
+
+
+def test_a_static_pod_keeps_the_last_value_and_gathers_lists(tmp_path: Path) -> None:
+    """pflag: a bool is set again (the last wins); a string slice appends; the same value twice changes nothing."""
+    pod = STATIC_POD.replace("    - --secure-port=six\n", "    - --profiling=false\n    - --profiling=true\n    - --anonymous-auth=false\n"
+                             "    - --anonymous-auth=false\n    - --api-audiences=a\n    - --api-audiences=b\n")  # fmt: skip
+    got = [(d["rule"], d["path"], d["severity"]) for d in diagnostics(write(tmp_path, "kube-apiserver.yaml", pod))]
+    assert ("repeated-flag", "spec.containers[0].command[1]", "warning") in got
+    assert ("repeated-list-flag", "spec.containers[0].command[6]", "info") in got
+    assert not [entry for entry in got if entry[1] in ("spec.containers[0].command[2]", "spec.containers[0].command[3]")]
+
+
+def test_a_file_mounted_from_a_config_map_is_mounted(tmp_path: Path) -> None:
+    """kube-proxy's --config usually comes from a ConfigMap volume: the path is mounted, not a host file to read."""
+    pod = proxy_pod(tmp_path, "--config=/var/lib/kube-proxy/config.conf").read_text(encoding="utf-8")
+    mounted = (
+        pod
+        + "    volumeMounts: [{name: kube-proxy, mountPath: /var/lib/kube-proxy}]\n  volumes: [{name: kube-proxy, configMap: {name: kube-proxy}}]\n"
+    )
+    assert found(write(tmp_path, "mounted.yaml", mounted)) == []
+    assert [rule for _line, rule, _message in found(write(tmp_path, "bare.yaml", pod))] == ["flag-file-not-mounted"]
+
+
+# --------------------------------------------------------------------------- cloud-controller-manager
+
+CCM_POD = pod_running("cloud-controller-manager", "/bin/cloud-controller-manager")
+
+
+@pytest.mark.parametrize(("target", "rules"), [("1.26", ["unknown-flag"]), ("1.27", [])])
+def test_the_cloud_controller_managers_webhook_flags_come_in_1_27(tmp_path: Path, target: str, rules: list[str]) -> None:
+    """k8s.io/cloud-provider options/webhook.go first registers --webhook-secure-port at v0.27.0."""
+    path = write(tmp_path, "ccm.yaml", CCM_POD + "    - --webhook-secure-port=10260\n")
+    assert [d["rule"] for d in diagnostics(path, "--target-version", target)] == rules
+
+
+@pytest.mark.parametrize(("target", "rule"), [("1.23", "deprecated-flag"), ("1.24", "removed-flag")])
+def test_the_cloud_controller_managers_insecure_port_goes_in_1_24(tmp_path: Path, target: str, rule: str) -> None:
+    """cloud-provider options.go calls InsecureServing.AddUnqualifiedFlags (--address, --port: "see --secure-port
+    instead.") up to v0.23.0 and no longer at v0.24.0."""
+    path = write(tmp_path, "ccm.yaml", CCM_POD + "    - --port=0\n")
+    [finding] = diagnostics(path, "--target-version", target)
+    assert finding["rule"] == rule
+
+
+def test_the_go_registration_reader_reads_pflag_calls() -> None:
+    text = (
+        'const flagName = "feature-gates"\n'
+        'fs.StringVar(&o.Master, "master", o.Master, "The address (overrides kubeconfig).")\n'
+        'genericfs.Float32Var(&o.QPS, "kube-api-qps", o.QPS, "QPS")\n'
+        'fs.Var(cliflag.NewNamedCertKeyArray(&s.SNICertKeys), "tls-sni-cert-key", "pairs")\n'
+        'fs.Var(f, flagName, "gates")\n'
+        'fs.BoolVar(&o.X, prefix+"log-text-split-stream", false, "split")\n'
+        'fs.MarkDeprecated("master", "use " +\n  "--kubeconfig")\n'
+    )
+    assert flag_table.go_registrations(text) == {
+        "master": ("string", "use --kubeconfig"),
+        "kube-api-qps": ("float32", ""),
+        "tls-sni-cert-key": ("namedCertKey", ""),
+        "feature-gates": ("value", ""),
+        "log-text-split-stream": ("", ""),
+    }
+
+
+def test_a_volume_name_that_is_not_a_string_is_no_mount(tmp_path: Path) -> None:
+    pod = proxy_pod(tmp_path, "--config=/var/lib/kube-proxy/config.conf").read_text(encoding="utf-8")
+    odd = pod + "    volumeMounts: [{name: [a], mountPath: /var/lib/kube-proxy}]\n  volumes: [{name: [a], configMap: {name: x}}]\n"
+    assert [rule for _line, rule, _message in found(write(tmp_path, "odd.yaml", odd))] == ["flag-file-not-mounted"]

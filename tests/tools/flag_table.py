@@ -4,6 +4,8 @@
     python -m tests.tools.flag_table --website PAGE.md --component kube-apiserver --release 1.35
                                                           # turn a generated reference page into an excerpt
     python -m tests.tools.flag_table --etcd GIT_DIR       # re-read etcd's flags from an etcd clone's tags
+    python -m tests.tools.flag_table --ccm CLOUD_PROVIDER CONTROLLER_MANAGER APISERVER COMPONENT_BASE
+                                                          # re-read cloud-controller-manager's flags from the modules' tags
 
 The sources (named in every row's `source` column, listed in svcconf/data/flags/sources.tsv):
 - one excerpt per component and release of the command-line reference that kubernetes/website
@@ -12,9 +14,13 @@ The sources (named in every row's `source` column, listed in svcconf/data/flags/
   "DEPRECATED:" note;
 - for etcd, the flag registrations (`fs.*Var`) and help text of etcd's tags that kubeadm's local etcd
   runs (etcd 3.5 for Kubernetes 1.22 to 1.33, 3.6 from 1.34: kubeadm's SupportedEtcdVersion);
+- for cloud-controller-manager, the pflag registrations of the k8s.io modules it is built from
+  (cloud-provider, controller-manager, apiserver, component-base) at the tag of every release
+  (v0.22.0 to v0.36.0);
 - events.tsv: what the snapshots cannot say, each from a CHANGELOG entry, a KEP or an upstream file:
-  flags the pages hide (deprecated flags of some releases), removals and introductions at their exact
-  release, renames.
+  flags the pages hide (deprecated flags of some releases, flags registered only on Linux or only where
+  the JSON log format is linked in), removals and introductions at their exact release, renames, and
+  the pflag type of a flag whose page shows a word of its usage text instead (`type` events).
 
 Between two snapshots the bounds are lenient: a flag first seen in a later snapshot is taken as known
 from the release after the earlier snapshot, a flag gone from a later snapshot as removed in that
@@ -128,8 +134,9 @@ def apply_event(table: dict[str, dict[str, str]], event: dict[str, str]) -> None
     kind = event["event"]
     if kind in ("introduced", "deprecated", "removed"):
         entry[kind] = event["release"]
-    if kind == "present":  # a flag the pages hide: known from `release` (blank: before 1.22)
+    if kind == "present":  # a flag the pages hide: known from `release` (blank: before 1.22), not gone where a page omits it
         entry["introduced"] = event["release"]
+        entry.pop("removed", None)
     if event.get("replacement"):
         entry["replacement"] = event["replacement"]
     if event.get("renamed-to"):
@@ -255,6 +262,91 @@ def etcd_excerpt(git_dir: str, tag: str) -> list[tuple[str, str, str, str]]:
     return [("--" + name, kind, "" if "` +" in default else default, note) for name, kind, default, note in sorted(rows)]
 
 
+# --------------------------------------------------------------------------- cloud-controller-manager from its registrations
+
+# pflag methods that register a flag: the Go type its help shows (pflag's UnquoteUsage names bool "", float64 "float").
+PFLAG_TYPES = {"StringVar": "string", "BoolVar": "", "IntVar": "int", "Int32Var": "int32", "Int64Var": "int", "UintVar": "uint",
+               "Float32Var": "float32", "Float64Var": "float", "DurationVar": "duration", "StringSliceVar": "strings",
+               "StringArrayVar": "stringArray", "Int32SliceVar": "int32Slice", "IPVar": "ip", "Var": "value", "VarP": "value",
+               "BoolP": ""}  # fmt: skip
+PFLAG_CALL = re.compile(r"\b\w*fs\.(" + "|".join(PFLAG_TYPES) + r")\(")
+VALUE_TYPES = {"NewMapStringBool": "mapStringBool", "NewMapStringString": "mapStringString", "NewNamedCertKeyArray": "namedCertKey"}
+DEPRECATION = re.compile(r'MarkDeprecated\("([a-z0-9-]+)",\s*((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+)\)')
+# The sources of the flags cloud-controller-manager registers (k8s.io/cloud-provider app.NewCloudControllerManagerCommand):
+# its options, the generic controller-manager options, secure serving and delegated authn/authz of k8s.io/apiserver,
+# and component-base's leader election, feature gate, --version and --help flags.
+CCM_FILES = {
+    "cloud-provider": ("options/",),
+    "controller-manager": ("options/", "pkg/leadermigration/options/"),
+    "apiserver": ("pkg/server/options/serving.go", "pkg/server/options/authentication.go", "pkg/server/options/authorization.go"),
+    "component-base": ("config/options/leaderelectionconfig.go", "featuregate/feature_gate.go", "version/verflag/verflag.go",
+                       "cli/globalflag/globalflags.go"),
+}  # fmt: skip
+# Before k8s.io/cloud-provider 0.27 the logging flags came from klog through globalflag.AddGlobalFlags (the klog-only ones
+# are events of KEP-2845); from 0.27 the app adds component-base's logs/api/v1 flags.
+KLOG_FLAGS = (("-v, --v", "Level"), ("--vmodule", "moduleSpec"), ("--log-flush-frequency", "duration"))
+
+
+def go_name(expression: str, text: str) -> str | None:
+    """A flag name as Go code writes it: a literal, `prefix+"name"`, or a constant of the same file."""
+    literal = re.fullmatch(r'(?:\w+\s*\+\s*)?"([a-z0-9-]+)"', expression.strip())
+    if literal:
+        return literal.group(1)
+    constant = re.search(rf'\b{re.escape(expression.strip())}\s*=\s*"([a-z0-9-]+)"', text) if expression.strip().isidentifier() else None
+    return constant.group(1) if constant else None
+
+
+def go_registrations(text: str) -> dict[str, tuple[str, str]]:
+    """name -> (type word, deprecation note) for every pflag registration of a Go file."""
+    found: dict[str, tuple[str, str]] = {}
+    for match in PFLAG_CALL.finditer(text):
+        method, args = match.group(1), go_args(text, match.end())
+        name = go_name(args[0] if method == "BoolP" else args[1] if len(args) > 1 else "", text)
+        if name is None:
+            continue
+        kind = PFLAG_TYPES[method]
+        if method in ("Var", "VarP"):
+            kind = next((word for call, word in VALUE_TYPES.items() if call in args[0]), "version[=true]" if name == "version" else kind)
+        found[name] = (kind, "")
+    for name, message in DEPRECATION.findall(text):
+        if name in found:
+            found[name] = (found[name][0], "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', message)))
+    return found
+
+
+def ccm_excerpt(git_dirs: dict[str, str], tag: str) -> list[tuple[str, str, str, str]]:
+    def show(repo: str, path: str) -> str:
+        done = subprocess.run(["git", "--git-dir", git_dirs[repo], "show", f"{tag}:{path}"], capture_output=True, text=True, check=False)
+        return done.stdout if done.returncode == 0 else ""
+
+    def files(repo: str, path: str) -> list[str]:
+        if not path.endswith("/"):
+            return [path]
+        done = subprocess.run(
+            ["git", "--git-dir", git_dirs[repo], "ls-tree", "--name-only", tag, path], capture_output=True, text=True, check=False
+        )
+        return [name for name in done.stdout.split() if name.endswith(".go") and not name.endswith("_test.go")]
+
+    registered: dict[str, tuple[str, str]] = {}
+    for repo, paths in CCM_FILES.items():
+        for path in (name for entry in paths for name in files(repo, entry)):
+            registered.update(go_registrations(show(repo, path)))
+    if "InsecureServing.AddUnqualifiedFlags" in show("cloud-provider", "options/options.go"):  # --address and --port, to 1.23
+        insecure = show("apiserver", "pkg/server/options/deprecated_insecure_serving.go")
+        start = insecure.find("func (s *DeprecatedInsecureServingOptions) AddUnqualifiedFlags")
+        registered.update(go_registrations(insecure[start : insecure.find("\nfunc ", start + 1)]))
+    app = show("cloud-provider", "app/controllermanager.go")
+    if "logsapi.AddFlags" in app:
+        registered.update(go_registrations(show("component-base", "logs/api/v1/options.go")))
+    rows = [("-h, --help" if name == "help" else "-v, --v" if name == "v" else "--" + name, kind, "", note)
+            for name, (kind, note) in registered.items()]  # fmt: skip
+    if "logsapi.AddFlags" not in app:
+        rows += [(flag, kind, "", "") for flag, kind in KLOG_FLAGS if flag.rpartition("--")[2] not in registered]
+    if "verflag.AddFlags" in app:  # verflag registers --version through a variable name (VersionVar)
+        rows.append(("--version", "version[=true]", "", ""))
+    return sorted(rows, key=lambda row: flag_name(row[0]))
+
+
 def write_excerpt(component: str, version: str, source: str, text: str, rows: Iterable[tuple[str, str, str, str]]) -> str:
     path = os.path.join(SOURCES, f"{component}-{version}.tsv")
     with open(path, "w", encoding="utf-8", newline="\n") as out:
@@ -270,7 +362,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--component")
     parser.add_argument("--release")
     parser.add_argument("--etcd", help="the git directory of an etcd clone with its release tags")
+    parser.add_argument("--ccm", nargs=4, metavar=("CLOUD_PROVIDER", "CONTROLLER_MANAGER", "APISERVER", "COMPONENT_BASE"),
+                        help="the git directories of clones of the k8s.io modules cloud-controller-manager is built from")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.ccm:
+        git_dirs = dict(zip(("cloud-provider", "controller-manager", "apiserver", "component-base"), args.ccm))
+        for minor in range(22, int(NEWEST.split(".")[1]) + 1):
+            tag = f"v0.{minor}.0"
+            text = (f"k8s.io/cloud-provider, controller-manager, apiserver and component-base {tag} (Kubernetes 1.{minor}): "
+                    "the pflag registrations of the files CCM_FILES names in tests/tools/flag_table.py")  # fmt: skip
+            print(write_excerpt("cloud-controller-manager", f"1.{minor}", f"k8s-cloud-provider-{tag}", text, ccm_excerpt(git_dirs, tag)))
+        return 0
     if args.website:
         with open(args.website, encoding="utf-8") as page:
             rows = website_excerpt(page.read())

@@ -27,13 +27,14 @@ class Arg(NamedTuple):
 
 class CommandLine(NamedTuple):
     component: str
-    args: list[Arg]
+    args: list[Arg]  # in the order of the command line
     path: Path  # the extraArgs field or the container
     volumes: Path | None = None  # kubeadm: the component's extraVolumes; None for a Pod or the kubelet
+    kubeadm: bool = False  # written by kubeadm from extraArgs or kubeletExtraArgs (else a Pod's own command)
 
 
 def merged(args: list[Arg]) -> dict[str, Arg]:
-    """The last occurrence of each flag (pflag keeps the last value of a scalar flag)."""
+    """The last occurrence of each flag on the command line (pflag keeps the last value of a scalar flag)."""
     return {arg.name: arg for arg in args}
 
 
@@ -71,19 +72,21 @@ def kubeadm_args(path: Path, value: Any) -> list[Arg]:
         if isinstance(name, str) and name:
             text = entry.get("value")
             found.append(Arg(name, text if isinstance(text, str) else None, path + (index, "name"), path + (index, "value")))
-    return found
+    # kubeadm writes a list to the command line sorted by name, then by value (cmd/kubeadm/app/util/arguments.go
+    # ArgumentsToCommand), so of a repeated flag the component sees last the value that sorts last.
+    return sorted(found, key=lambda arg: (arg.name, arg.value or ""))
 
 
 def cluster_command_lines(doc: dict) -> Iterator[CommandLine]:
     for args_path, volumes, component in CLUSTER_ARGS:
         value = at(doc, args_path)
         if value:
-            yield CommandLine(component, kubeadm_args(args_path, value), args_path, volumes)
+            yield CommandLine(component, kubeadm_args(args_path, value), args_path, volumes, kubeadm=True)
 
 
 def node_command_line(doc: dict) -> CommandLine | None:
     value = at(doc, NODE_ARGS)
-    return CommandLine("kubelet", kubeadm_args(NODE_ARGS, value), NODE_ARGS) if value else None
+    return CommandLine("kubelet", kubeadm_args(NODE_ARGS, value), NODE_ARGS, kubeadm=True) if value else None
 
 
 # --------------------------------------------------------------------------- static Pods

@@ -9,6 +9,8 @@ from svcconf.model import Finding, Severity
 
 from ..components.proxy.gates import SPECIAL, gate_table, spec_at
 from .arguments import Arg, CommandLine, merged
+from .proxy import ignored_beside_config
+from .repeats import repeated_flags
 from .table import BUILT_IN, Flag, lookup, table
 from .values import GO_BOOLS, csv_items, enumeration_problems, parse_problem
 
@@ -39,8 +41,11 @@ def check_command_line(line: CommandLine, target: tuple) -> Iterator[Finding]:
                 continue
         if arg.value is not None:
             yield from _value(line.component, flag, arg, target)
+    yield from repeated_flags(line)
     if line.component == "kube-apiserver":
         yield from _apiserver_combinations(line.args)
+    elif line.component == "kube-proxy":
+        yield from ignored_beside_config(line)
 
 
 def _unknown_words(component: str, name: str) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from svcconf.model import Finding, Severity
 
-from .. import Context, in_memory, items, mapping
+from .. import Context, in_memory, items, mapping, text
 from .arguments import Arg, CommandLine, at, merged
 
 # Flag -> the kind its file holds (upstream spelling), per component; `config` differs by component.
@@ -60,10 +60,12 @@ def check_files(line: CommandLine, doc: dict, ctx: Context) -> Iterator[Finding]
         if mounts is None:
             host = arg.value  # the kubelet reads its node's files directly
         else:
-            host = _host_path(arg.value, mounts)
-            if host is None:
+            mounted, host = _host_path(arg.value, mounts)
+            if not mounted:
                 yield _not_mounted(line, arg)
                 continue
+            if host is None:
+                continue  # mounted from a ConfigMap, Secret or other volume: not a file of the repository
         written = _kind_in_file(host, ctx)
         if written is not None and written != kind:
             yield Finding(
@@ -73,8 +75,9 @@ def check_files(line: CommandLine, doc: dict, ctx: Context) -> Iterator[Finding]
             )
 
 
-def _mounts(line: CommandLine, doc: dict) -> list[tuple[str, str]] | None:
-    """(mountPath, hostPath) pairs the component's container sees, or None when it is not in a Pod."""
+def _mounts(line: CommandLine, doc: dict) -> list[tuple[str, str | None]] | None:
+    """(mountPath, hostPath) pairs the component's container sees (hostPath None: another kind of volume), or None
+    when it is not in a Pod."""
     if line.component == "kubelet":
         return None
     if line.volumes is not None:  # kubeadm
@@ -86,27 +89,30 @@ def _mounts(line: CommandLine, doc: dict) -> list[tuple[str, str]] | None:
         return pairs
     container = at(doc, line.path)
     spec = mapping(doc.get("spec"))
-    hosts = {mapping(v).get("name"): mapping(mapping(v).get("hostPath")).get("path") for _i, v in items(spec.get("volumes"))}
-    pairs = []
+    volumes = {text(mapping(v).get("name")): mapping(v) for _i, v in items(spec.get("volumes")) if isinstance(mapping(v).get("name"), str)}
+    pairs: list[tuple[str, str | None]] = []
     for _index, mount in items(mapping(container).get("volumeMounts")):
         mount = mapping(mount)
-        host = hosts.get(mount.get("name"))
-        if isinstance(mount.get("mountPath"), str) and isinstance(host, str):
-            pairs.append((mount["mountPath"], host))
+        volume = volumes.get(text(mount.get("name")))
+        if isinstance(mount.get("mountPath"), str) and volume is not None:
+            host = mapping(volume.get("hostPath")).get("path")
+            pairs.append((mount["mountPath"], host if isinstance(host, str) else None))
     return pairs
 
 
-def _host_path(path: str, mounts: list[tuple[str, str]]) -> str | None:
-    """The host file behind a container path: the longest mountPath that holds it; None when none does."""
-    best: tuple[str, str] | None = None
+def _host_path(path: str, mounts: list[tuple[str, str | None]]) -> tuple[bool, str | None]:
+    """(mounted, host file) behind a container path, through the longest mountPath that holds it; the host file is
+    None for a volume that is not a hostPath."""
+    best: tuple[str, str | None] | None = None
     for mount, host in mounts:
         inside = path == mount or path.startswith(mount.rstrip("/") + "/")
         if inside and (best is None or len(mount) > len(best[0])):
             best = (mount, host)
     if best is None:
-        return None
-    rest = path[len(best[0]) :].lstrip("/")
-    return posixpath.join(best[1], rest) if rest else best[1]
+        return False, None
+    mount, host = best
+    rest = path[len(mount) :].lstrip("/")
+    return True, (posixpath.join(host, rest) if rest and host is not None else host)
 
 
 def _not_mounted(line: CommandLine, arg: Arg) -> Finding:
