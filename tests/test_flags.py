@@ -84,8 +84,9 @@ def test_authorization_config_excludes_the_legacy_authorization_flags(tmp_path: 
 def test_a_v1beta3_map_and_a_v1beta4_list_point_at_the_name_and_at_the_value(tmp_path: Path) -> None:
     v1beta3 = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\napiServer:\n  extraArgs:\n    no-such-flag: x\n    secure-port: six\n"
     v1beta4 = V1BETA4 + "apiServer:\n  extraArgs:\n  - name: no-such-flag\n    value: x\n  - name: secure-port\n    value: six\n"
-    mapped = {(d["rule"], d["line"], d["column"], d["path"]) for d in diagnostics(write(tmp_path, "a.yaml", v1beta3))}
-    listed = {(d["rule"], d["line"], d["column"], d["path"]) for d in diagnostics(write(tmp_path, "b.yaml", v1beta4))}
+    at = ("--target-version", "1.35")  # the newest release of the kube-apiserver table's sources
+    mapped = {(d["rule"], d["line"], d["column"], d["path"]) for d in diagnostics(write(tmp_path, "a.yaml", v1beta3), *at)}
+    listed = {(d["rule"], d["line"], d["column"], d["path"]) for d in diagnostics(write(tmp_path, "b.yaml", v1beta4), *at)}
     assert {
         ("unknown-flag", 5, 5, "apiServer.extraArgs.no-such-flag"),
         ("invalid-flag-value", 6, 18, "apiServer.extraArgs.secure-port"),
@@ -135,7 +136,23 @@ def test_values_the_component_accepts_pass(tmp_path: Path) -> None:
 
 def test_an_unknown_flag_gets_the_closest_flag_of_the_release(tmp_path: Path) -> None:
     path = write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n  - name: enable-admision-plugins\n    value: NodeRestriction\n")
-    assert found(path)[0][2] == "unknown flag: --enable-admision-plugins; did you mean --enable-admission-plugins?"
+    assert (
+        found(path, "--target-version", "1.35")[0][2] == "unknown flag: --enable-admision-plugins; did you mean --enable-admission-plugins?"
+    )
+
+
+def test_past_the_newest_reference_of_a_table_an_unknown_name_may_be_a_newer_flag(tmp_path: Path) -> None:
+    """The kube-apiserver table is read up to the 1.35 generated reference, the kubelet's up to 1.34: at 1.36 a name
+    neither lists may be a flag 1.36 added, so it is a warning, not pflag's `unknown flag` error."""
+    path = write(tmp_path, "c.yaml", V1BETA4 + "apiServer:\n  extraArgs:\n  - name: enable-admision-plugins\n    value: NodeRestriction\n")
+    message = (
+        "--enable-admision-plugins is not a kube-apiserver flag up to 1.35, the newest release svcconf's table was read from: "
+        "unknown flag: --enable-admision-plugins unless the target release added it"
+    )
+    assert found(path, "--target-version", "1.36") == [(5, "flag-not-in-table", message)]
+    kubelet = write(tmp_path, "init.yaml", V1BETA4_INIT + "  - {name: node-lables, value: role=edge}\n")
+    assert [rule for _line, rule, _message in found(kubelet, "--target-version", "1.34")] == ["unknown-flag"]
+    assert [rule for _line, rule, _message in found(kubelet, "--target-version", "1.35")] == ["flag-not-in-table"]
 
 
 STATIC_POD = """apiVersion: v1
@@ -232,7 +249,7 @@ def test_a_file_without_extra_args_loads_no_flag_table(tmp_path: Path) -> None:
 def test_a_long_unknown_name_is_judged_without_a_suggestion(tmp_path: Path) -> None:
     name = "enable-admission-plugins" * 400
     path = write(tmp_path, "c.yaml", V1BETA4 + f"apiServer:\n  extraArgs:\n  - name: {name}\n    value: x\n")
-    assert found(path)[0][1:] == ("unknown-flag", f"unknown flag: --{name}")
+    assert found(path, "--target-version", "1.35")[0][1:] == ("unknown-flag", f"unknown flag: --{name}")
 
 
 # --------------------------------------------------------------------------- the tables
@@ -245,6 +262,7 @@ def test_the_tables_have_their_shape_and_name_their_sources() -> None:
     for component in tables.COMPONENTS:
         meta, rows = read_table("flags", f"{component}.tsv")
         assert meta["complete-from"] == "no" or (1, 22) <= parse_release(meta["complete-from"]) <= newest
+        assert meta["complete-through"] == "no" or parse_release(meta["complete-from"]) <= parse_release(meta["complete-through"]) <= newest
         assert rows and list(rows[0]) == list(flag_table.COLUMNS)
         for row in rows:
             assert row["source"] and set(row["source"].split(",")) <= keys, row
@@ -258,11 +276,11 @@ def test_the_tables_have_their_shape_and_name_their_sources() -> None:
 
 
 def test_the_committed_tables_are_what_the_script_builds() -> None:
-    for component, complete in flag_table.components():
-        _meta, committed = read_table("flags", f"{component}.tsv")
+    for component, (complete_from, complete_through) in flag_table.components():
+        meta, committed = read_table("flags", f"{component}.tsv")
         built = flag_table.build(component)
         assert [{k: v.replace("\t", " ") for k, v in row.items()} for row in built] == committed, component
-        assert read_table("flags", f"{component}.tsv")[0]["complete-from"] == complete
+        assert (meta["complete-from"], meta["complete-through"]) == (complete_from, complete_through)
 
 
 def _excerpts() -> list[tuple[str, Path]]:
@@ -354,7 +372,7 @@ V1BETA4_INIT = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nnod
 def test_a_misspelt_kubelet_flag_is_unknown_with_the_closest_flag(tmp_path: Path) -> None:
     """The kubelet table is complete from 1.22 (kubernetes/website kubelet.md of 1.20, 1.30 and 1.34)."""
     path = write(tmp_path, "init.yaml", V1BETA4_INIT + "  - {name: node-lables, value: role=edge}\n")
-    assert found(path) == [(5, "unknown-flag", "unknown flag: --node-lables; did you mean --node-labels?")]
+    assert found(path, "--target-version", "1.34") == [(5, "unknown-flag", "unknown flag: --node-lables; did you mean --node-labels?")]
 
 
 def test_a_kubelet_config_file_flag_warns_in_the_kubelets_words(tmp_path: Path) -> None:

@@ -31,7 +31,9 @@ def check_command_line(line: CommandLine, target: tuple) -> Iterator[Finding]:
         if arg.name in BUILT_IN:
             continue
         if flag is None:
-            if flags.complete_from is not None and target >= flags.complete_from:
+            if flags.complete_through is not None and target > flags.complete_through:
+                yield _not_in_table(line.component, arg, flags.complete_through)
+            elif flags.complete_from is not None and target >= flags.complete_from:
                 yield _unknown(line.component, arg, target)
             continue
         finding = _lifecycle(line.component, flag, arg, target)
@@ -59,6 +61,15 @@ def _unknown(component: str, arg: Arg, target: tuple) -> Finding:
     close = suggestion(component, arg.name, target)
     hint = f"; did you mean --{close}?" if close else ""
     return Finding("unknown-flag", arg.name_path, f"{_unknown_words(component, arg.name)}{hint}", Severity.ERROR, arg.name_anchor)
+
+
+def _not_in_table(component: str, arg: Arg, through: tuple) -> Finding:
+    """A name the table does not know, at a release newer than its newest source: a newer flag or a typo."""
+    message = (
+        f"--{arg.name} is not a {component} flag up to {format_release(through)}, the newest release svcconf's table was read from: "
+        f"{_unknown_words(component, arg.name)} unless the target release added it"
+    )
+    return Finding("flag-not-in-table", arg.name_path, message, Severity.WARNING, arg.name_anchor)
 
 
 def _lifecycle(component: str, flag: Flag, arg: Arg, target: tuple) -> Finding | None:

@@ -42,6 +42,7 @@ class Table(NamedTuple):
     component: str
     flags: dict[str, Flag]
     complete_from: tuple | None  # from this release a name missing from the table is unknown (None: never said)
+    complete_through: tuple | None  # the newest release of its sources: past it a missing name may be a newer flag
 
 
 def _release(text: str) -> tuple | None:
@@ -65,8 +66,13 @@ def table(component: str) -> Table:
         )
         for row in rows
     }
-    complete = meta.get("complete-from", "no")
-    return Table(component, flags, None if complete == "no" else parse_release(complete))
+    complete_from, complete_through = meta.get("complete-from", "no"), meta.get("complete-through", "no")
+    return Table(
+        component,
+        flags,
+        None if complete_from == "no" else parse_release(complete_from),
+        None if complete_through == "no" else parse_release(complete_through),
+    )
 
 
 def lookup(component: str, name: str) -> Flag | None:
