@@ -394,7 +394,14 @@ def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp
         "os.fsync = slow_fsync\n"
         f"write_atomic({str(path)!r}, {NEW!r})\n"
     )
-    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1])
+    # A shell starts a background job with SIGINT ignored, and a child inherits that: give it the default back.
+    process = subprocess.Popen(
+        [sys.executable, "-c", child],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).parents[1],
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert process.stdout is not None and process.stdout.readline() == b"syncing\n"
         process.send_signal(getattr(signal, signum))

@@ -83,6 +83,9 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
 def _worker(connection, settings: Settings, scratch: str) -> None:
     from .checks import SLOWEST, install_hooks
 
+    # The heap forked from the parent (all of pytest's, in the suite) is never garbage here: frozen, the
+    # collection after every case walks only what this worker made (in the suite, 2 minutes less).
+    gc.freeze()
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     os.chdir(tempfile.mkdtemp(dir=scratch))  # each case's file is written here under its odd name
     install_hooks()
