@@ -386,7 +386,9 @@ def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp
     path.write_bytes(OLD)
     # The child writes to a slow disk: fsync announces itself and takes a second, time for the signal to come.
     child = (
-        "import os, sys, time\n"
+        # A shell starts a background job with SIGINT ignored and Python keeps it so: take Python's usual handler back.
+        "import os, signal, sys, time\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from svcconf.migrate import write_atomic\n"
         "real_fsync = os.fsync\n"
         "def slow_fsync(fd):\n"
@@ -394,14 +396,7 @@ def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp
         "os.fsync = slow_fsync\n"
         f"write_atomic({str(path)!r}, {NEW!r})\n"
     )
-    # A shell starts a background job with SIGINT ignored, and a child inherits that: give it the default back.
-    process = subprocess.Popen(
-        [sys.executable, "-c", child],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=Path(__file__).parents[1],
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1])
     try:
         assert process.stdout is not None and process.stdout.readline() == b"syncing\n"
         process.send_signal(getattr(signal, signum))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conformance import check
 from tests.conformance.check import errors, mismatches, verdict
 from tests.conformance.generate import differences
 from tests.conformance.table import Expected, load_all
@@ -45,6 +46,43 @@ def test_upstream_messages_are_compared() -> None:
     expected = (Expected("jwt[0].issuer.url", "URL scheme must be https"),)
     assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": URL scheme must be https']}) == []
     assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": scheme is not https']}) != []
+
+
+def _compared(monkeypatch, diagnostics: list) -> list:
+    """Every case run as the suite runs it, with svcconf's findings replaced by `diagnostics` (the planted bug)."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(check, "check_file", lambda *_args: SimpleNamespace(diagnostics=diagnostics))
+    return [(case, mismatches(verdict(case), errors(case))) for case in CASES if case.text is not None and not case.skip]
+
+
+def test_the_comparator_catches_a_missing_error(monkeypatch) -> None:
+    assert mismatches((Expected("jwt[0].issuer.url"),), {}) == ["missing error at jwt[0].issuer.url"]
+    expecting = [(case, problems) for case, problems in _compared(monkeypatch, []) if verdict(case)]
+    assert len(expecting) >= 100  # every case that expects an error fails when svcconf reports none
+    assert [case.name for case, problems in expecting if not problems] == []
+
+
+def test_the_comparator_catches_an_unexpected_error_on_a_clean_case(monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from svcconf.model import Severity
+
+    assert mismatches((), {"": ["no kind"]}) == ["unexpected error at <document>: ['no kind']"]
+    planted = SimpleNamespace(severity=Severity.ERROR, path_text="spec.planted", message="planted")
+    clean = [(case, problems) for case, problems in _compared(monkeypatch, [planted]) if not verdict(case)]
+    assert len(clean) >= 100  # every case upstream accepts fails when svcconf reports an error
+    assert [case.name for case, problems in clean if problems != ["unexpected error at spec.planted: ['planted']"]] == []
+
+
+def test_warnings_are_not_errors_to_the_comparator(monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from svcconf.model import Severity
+
+    warning = SimpleNamespace(severity=Severity.WARNING, path_text="spec.planted", message="planted")
+    clean = [(case, problems) for case, problems in _compared(monkeypatch, [warning]) if not verdict(case)]
+    assert len(clean) >= 100 and [case.name for case, problems in clean if problems] == []
 
 
 def test_readme_states_the_figures_of_the_suite() -> None:

@@ -19,7 +19,7 @@ from multiprocessing.connection import wait
 from typing import NamedTuple
 
 from .checks import CATEGORIES, TIME_LIMIT, Failure, migrate_limit
-from .generate import Case, make_case, sweep_case
+from .generate import SWEEP_ROUNDS, Case, make_case, sweep_case
 from .seeds import Seed, load_seeds
 
 HARD_LIMIT = 8 * TIME_LIMIT + 20  # seconds of CPU time for a whole case (several calls, each under TIME_LIMIT)
@@ -46,9 +46,6 @@ class Settings(NamedTuple):
     process_every: int = 25  # every n-th case also runs as child processes (0: never)
     start: int = 0
     sweep: bool = False  # instead of the campaign: every seed SWEEP_ROUNDS times with wrong types, checked quickly
-
-
-SWEEP_ROUNDS = 3
 
 
 def case_for(settings: Settings, index: int, seeds: tuple[Seed, ...]) -> Case:
