@@ -387,3 +387,64 @@ def test_the_baseline_is_never_checked_as_a_document(project) -> None:
     again = validate("-v", "--write-baseline", "baseline.json", ".")
     assert again.json()["summary"]["files"] == 2  # policy.yaml and clean.yaml
     assert "baseline.json: skipped: svcconf's baseline file" in again.err
+
+
+def test_the_safety_net_refuses_an_edit_that_changes_the_data(tmp_path, monkeypatch) -> None:
+    """With the multi-line string guard planted away, the check of the edited file's data still keeps the file as it was."""
+    from svcconf import add_suppressions as module
+
+    path = tmp_path / "policy.yaml"
+    text = 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: "Meta\n      data"\n'
+    path.write_text(text)
+    inside = Diagnostic(str(path), 4, 12, "invalid-value", Severity.ERROR, "m", ("rules", 0, "level"), 1)
+    monkeypatch.setattr(module, "_multiline_strings", lambda _text: [])  # the planted bug: no line is inside a string
+    outcome = add_suppressions([inside], 1 << 20, "<stdin>")
+    assert (outcome.added, outcome.files, outcome.suppressed, path.read_text()) == (0, 0, set(), text)
+    assert outcome.notes == [f"{path}: 1 finding not suppressed: a comment would change the file's data"]
+
+
+def test_the_same_value_at_another_path_is_a_new_finding(project) -> None:
+    write_baseline("policy.yaml")
+    (project / "policy.yaml").write_text(POLICY.replace("level: Bogus", "level: Metadata\n    verbs: [list]\n  - level: Bogus"))
+    result = validate("--baseline", "baseline.json", "policy.yaml")
+    assert (result.code, found(result)) == (
+        1,
+        [("baseline.json", "baseline-stale", ""), ("policy.yaml", "invalid-value", "rules[2].level")],
+    )
+
+
+def test_the_same_finding_in_another_file_is_new(project) -> None:
+    write_baseline("policy.yaml")
+    (project / "policy.yaml").rename(project / "moved.yaml")
+    result = validate("--baseline", "baseline.json", "moved.yaml")
+    assert (result.code, found(result)) == (1, [("moved.yaml", "invalid-value", "rules[1].level")])
+
+
+@pytest.mark.parametrize(
+    "planted,catches",
+    [
+        (lambda key: key._replace(value=None), test_a_changed_value_at_the_path_is_a_new_finding),
+        (lambda key: key._replace(path=""), test_the_same_value_at_another_path_is_a_new_finding),
+        (lambda key: key._replace(file=""), test_the_same_finding_in_another_file_is_new),
+    ],
+    ids=["value", "path", "file"],
+)
+def test_the_matcher_tests_catch_a_key_missing_a_part(project, monkeypatch, planted, catches) -> None:
+    """The planted bug: findings and entries are matched without one part of their key."""
+    real = baseline_module.Baseline.key
+    monkeypatch.setattr(baseline_module.Baseline, "key", lambda self, diagnostic, value: planted(real(self, diagnostic, value)))
+    with pytest.raises(AssertionError):
+        catches(project)
+
+
+def test_the_matcher_tests_catch_an_entry_that_matches_without_counting(project, monkeypatch) -> None:
+    real = baseline_module.load
+
+    def uncounted(name):  # the planted bug: an entry takes any number of findings
+        loaded = real(name)
+        loaded.entries = {key: (10**6, line) for key, (_count, line) in loaded.entries.items()}
+        return loaded
+
+    monkeypatch.setattr(baseline_module, "load", uncounted)
+    with pytest.raises(AssertionError):
+        test_identical_findings_are_counted(project)
