@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import os
 from pathlib import Path
 
 import pytest
@@ -14,8 +16,42 @@ CORPUS = SHARED / "corpus"
 
 def pytest_addoption(parser):
     parser.addoption(
-        "--update-fixtures", action="store_true", help="rewrite fixture .expected sidecars from current output (review the diff!)"
+        "--update-fixtures", action="store_true", help="rewrite fixture .expected sidecars from current output and print the diff"
     )
+
+
+def under_ci() -> bool:
+    """CI services set CI (GitHub Actions, GitLab, .ci/run's runner: CI=true)."""
+    return os.environ.get("CI", "").lower() not in ("", "0", "false")
+
+
+def pytest_configure(config) -> None:
+    # Expectations rewritten from the output under test would let any bug pass: a person reviews the diff, never CI.
+    if config.getoption("--update-fixtures") and under_ci():
+        raise pytest.UsageError(
+            "--update-fixtures rewrites expectations from current output: run it locally and review the diff, never under CI"
+        )
+
+
+REWRITTEN: list[str] = []  # the diff of each sidecar --update-fixtures changed
+
+
+def rewrite_sidecar(path: Path, text: str) -> None:
+    """Write a fixture's expectations and keep the diff for the end of the run; an unchanged file is left alone."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    if old == text:
+        return
+    name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+    REWRITTEN.append("".join(difflib.unified_diff(old.splitlines(True), text.splitlines(True), f"a/{name}", f"b/{name}")))
+    path.write_text(text, encoding="utf-8")
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if REWRITTEN:
+        terminalreporter.section("--update-fixtures rewrote these sidecars: review every line before committing")
+        for diff in REWRITTEN:
+            terminalreporter.write(diff)
+        terminalreporter.write_line(f"{len(REWRITTEN)} sidecars rewritten")
 
 
 def params_or_skip(values: list, reason: str, ids=None, width: int = 1) -> list:
