@@ -10,11 +10,13 @@ import pytest
 
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.ops import leaves
+from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_text
 from svcconf.source import parse
 from tests.conftest import CORPUS
 from tests.helpers import run
 from tests.test_migrate import CASES
+from tests.upstream_versions import NEWEST, due, table, targets, versions_in
 
 OLD = b"# batch jobs\napiVersion: batch/v1beta1   # old\nkind: CronJob\nmetadata: {name: nightly}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name:   keep   # odd spacing kept\n"
 NEW = OLD.replace(b"batch/v1beta1", b"batch/v1")
@@ -157,58 +159,93 @@ def _spans(text: str) -> list[str]:
     return [text[d.root.start_mark.index : d.root.end_mark.index] for d in source.documents]
 
 
-# How migrate is run on every file: plain (removed versions only), with --deprecated, and for an upgrade 1.28 -> 1.29.
+# How migrate is run on every file: plain (removed versions only), with --deprecated, and for an upgrade 1.28 -> 1.29;
+# each with the releases whose served versions a converted document must use.
 MODES = {
-    "removed": (MigrateOptions(), ("removed-api-version",)),
-    "deprecated": (MigrateOptions(deprecated=True), ("removed-api-version", "deprecated-api-version")),
-    "upgrade-1.28-1.29": (
-        MigrateOptions(from_version=(1, 28), target=(1, 29), deprecated=True),
-        ("removed-api-version", "deprecated-api-version"),
-    ),
+    "removed": (MigrateOptions(), (NEWEST,)),
+    "deprecated": (MigrateOptions(deprecated=True), (NEWEST,)),
+    "upgrade-1.28-1.29": (MigrateOptions(from_version=(1, 28), target=(1, 29), deprecated=True), ((1, 29),)),
 }
+
+
+def _due(data, releases: tuple, deprecated: bool) -> bool | None:
+    """Must the document move (upstream-versions.tsv): True, False, or None where the sources give no date."""
+    states = [due(table()[found], releases[-1], deprecated) for found in versions_in(data) if found in table()]
+    return True if True in states else (None if None in states else False)
+
+
+def _moved_to(old, new, releases: tuple, deprecated: bool, explained: bool) -> None:
+    """Each version a converted document named moved to one upstream serves, down its replacements (a due one,
+    unless the document is explained); an apiVersion-only move changed nothing else."""
+    before, after = versions_in(old), versions_in(new)
+    assert len(before) == len(after), f"{before} -> {after}"
+    for was, now in zip(before, after):
+        row = table().get(was)
+        if was == now:
+            assert explained or not (row and due(row, releases[-1], deprecated)), f"{was} is due, yet left ({row and row.source})"
+            continue
+        assert row is not None and now in targets(row, releases), f"{was} -> {now}, not one of {row and targets(row, releases)}"
+        if row.shape == "T" and len(before) == 1:
+            assert {**new, "apiVersion": old["apiVersion"], "kind": old["kind"]} == old, f"{row.source}: the same shape, yet fields changed"
 
 
 @pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("path", _property_cases())
 def test_properties_on_real_files(path: Path, mode: str) -> None:
-    from svcconf.options import ValidateOptions
+    """Migrate does what upstream's versions ask of each document, and nothing else.
 
+    A file with nothing due (tests/data/upstream-versions.tsv) comes back unchanged; in one that has,
+    every due document is converted to a version upstream serves, or its reason is given, and the
+    other documents keep their bytes; a conversion loses no value, and a second run changes nothing.
+    """
     data = path.read_bytes()
-    base, due_rules = MODES[mode]
+    base, releases = MODES[mode]
     options = base._replace(unsafe=b"--unsafe" in data[:200])
-    check = ValidateOptions(target=options.target)
     outcome = migrate_bytes(str(path), data, options)
     text = data.decode("utf-8-sig", errors="replace")
     unreadable = [d for d in outcome.diagnostics if d.document is None]
     if unreadable:  # a file migrate cannot read is left unchanged, with the reason validate gives too
         assert outcome.output is None and outcome.edits == []
+        check = ValidateOptions(target=options.target)
         assert {d.rule for d in unreadable} <= {d.rule for d in check_text(text, check, name=str(path)).diagnostics}
         return
-    # Every document due in this mode is converted, or carries the reason it is not.
+    old_docs = parse("a", text).documents
+    states = [_due(d.data, releases, options.deprecated) for d in old_docs]
     converted = {e.document for e in outcome.edits if e.mode != "append"}
     explained = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
-    outdated = {d.document for d in check_text(text, check, name=str(path)).diagnostics if d.rule in due_rules}
-    silent = [n for n in range(1, outcome.documents + 1) if n not in converted | explained]
-    assert [n for n in silent if n in outdated] == [], "documents with an old version that migrate neither converts nor explains"
-    if outcome.output is None:
-        assert converted == set()
+    if not any(state is not False for state in states):
+        assert outcome.output is None and converted == set(), "nothing is due in this file, yet migrate changed it"
         return
-    before, after = _spans(text), _spans(outcome.output.decode("utf-8-sig"))
+    assert [n for n, state in enumerate(states, 1) if state and n not in converted | explained] == [], (
+        "due, yet neither converted nor explained"
+    )
+    assert [n for n in converted if states[n - 1] is False] == [], "converted, yet upstream serves its version at the target"
+    if outcome.output is None:
+        assert converted == set() and explained
+        return
+    new_text = outcome.output.decode("utf-8-sig")
+    before, after = _spans(text), _spans(new_text)
     assert len(after) == len(before) + sum(1 for e in outcome.edits if e.mode == "append")  # only appended documents are new
     for index, (old, new) in enumerate(zip(before, after), start=1):
         if index not in converted:
             assert old == new  # unchanged documents are byte-identical
+    new_docs = parse("b", new_text).documents
+    for index in converted:
+        _moved_to(old_docs[index - 1].data, new_docs[index - 1].data, releases, options.deprecated, index in explained)
     again = migrate_bytes(str(path), outcome.output, options)
     assert again.output is None or again.output == outcome.output  # idempotent
-    result = check_text(outcome.output.decode("utf-8-sig"), check, name=str(path))
-    assert [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in explained] == []
     named = " ".join(d.message for d in outcome.diagnostics)
-    old_docs, new_docs = parse("a", text).documents, parse("b", outcome.output.decode("utf-8-sig")).documents
     moved = {str(v) for document in new_docs[len(old_docs) :] for v in leaves(document.data)}
     for index in converted:
         kept = {str(v) for v in leaves(new_docs[index - 1].data)} | moved
         lost = [v for v in leaves(old_docs[index - 1].data) if str(v) not in kept and str(v) not in named]
         assert lost == [], f"document {index} lost {lost}"
+
+
+def test_the_default_target_is_the_newest_release_of_the_upstream_table() -> None:
+    from svcconf.catalog import lifecycle
+
+    assert lifecycle().newest == NEWEST  # else the properties above judge migrate at another release than it targets
 
 
 # --------------------------------------------------------------------------- the table's contract
