@@ -80,8 +80,8 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
 def _worker(connection, settings: Settings, scratch: str) -> None:
     from .checks import SLOWEST, install_hooks
 
-    # The heap forked from the parent (all of pytest's, in the suite) is never garbage here: frozen, the
-    # collection after every case walks only what this worker made (in the suite, 2 minutes less).
+    # What lives on from case to case (the heap forked from the parent, all of pytest's in the suite; modules;
+    # the seeds' parsed nodes) is frozen: the collection after each case walks only what that case made.
     gc.freeze()
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     os.chdir(tempfile.mkdtemp(dir=scratch))  # each case's file is written here under its odd name
@@ -100,9 +100,10 @@ def _worker(connection, settings: Settings, scratch: str) -> None:
         failures = run_one(case, settings)
         connection.send(Outcome(index, case.seed, case.steps, case.name, len(case.data), SLOWEST[0], SLOWEST[1], tuple(failures)))
         # An interrupted call leaves its work in reference cycles (traceback <-> frames): free it now,
-        # untimed, rather than inside the next case's time limit.
+        # untimed, rather than inside the next case's time limit; what survives is frozen (see above).
         del case, failures
         gc.collect()
+        gc.freeze()
 
 
 def _cpu_seconds(pid: int) -> float:
