@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
+from types import CodeType
 
 import pytest
 
@@ -31,6 +32,8 @@ def pytest_configure(config) -> None:
         raise pytest.UsageError(
             "--update-fixtures rewrites expectations from current output: run it locally and review the diff, never under CI"
         )
+    if config.getoption("--update-fixtures") and getattr(config.option, "numprocesses", None):
+        raise pytest.UsageError("--update-fixtures prints its diffs from one process: run it without -n")
 
 
 REWRITTEN: list[str] = []  # the diff of each sidecar --update-fixtures changed
@@ -77,3 +80,38 @@ def outside_github_actions(monkeypatch) -> None:
 @pytest.fixture
 def update_fixtures(request) -> bool:
     return request.config.getoption("--update-fixtures")
+
+
+# --------------------------------------------------------------------------- no test passes without checking something
+
+PASSED_ASSERTIONS: dict[str, int] = {}  # by test: asserts that held (pytest calls the hook below for each one)
+
+
+def pytest_assertion_pass(item, lineno, orig, expl) -> None:
+    PASSED_ASSERTIONS[item.nodeid] = PASSED_ASSERTIONS.get(item.nodeid, 0) + 1
+
+
+def _names(code: CodeType):
+    yield from code.co_names
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            yield from _names(constant)
+
+
+def _counts_assertions(item) -> bool:
+    """Does this test's code report its passing asserts? Not when its module was rewritten before the hook was on (a stale cache)."""
+    if not item.config.getini("enable_assertion_pass_hook") or not hasattr(item, "function"):
+        return False
+    names = set(_names(item.function.__code__))
+    return "_call_assertion_pass" in names or "@pytest_ar" not in names
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A test that ends without one assertion holding fails: with its parameters it checked nothing (a loop that
+    skipped every input, a `continue` on every document). Checks made only in helpers outside tests/ do not count."""
+    before = PASSED_ASSERTIONS.get(item.nodeid, 0)
+    result = yield
+    if _counts_assertions(item) and PASSED_ASSERTIONS.get(item.nodeid, 0) == before:
+        pytest.fail("the test passed without reaching an assertion: with these parameters it checks nothing", pytrace=False)
+    return result

@@ -78,3 +78,23 @@ def test_update_fixtures_refuses_to_run_under_ci(ci: str, refused: bool) -> None
     ran = subprocess.run([*args, "-k", "no_such_test"], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert (ran.returncode == pytest.ExitCode.USAGE_ERROR) == refused, ran.stdout + ran.stderr
     assert ("never under CI" in ran.stderr) == refused
+
+
+def test_a_test_that_reaches_no_assertion_fails(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    (tmp_path / "test_planted.py").write_text(
+        "import pytest\n\n"
+        "@pytest.mark.parametrize('documents', [[], [{'kind': 'Policy'}]])\n"
+        "def test_every_document(documents):\n"
+        "    for document in documents:\n"
+        "        assert document['kind']\n",
+        encoding="utf-8",
+    )
+    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tests.conftest", "-q", str(tmp_path)]
+    ran = subprocess.run([*args, "-o", "enable_assertion_pass_hook=true"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert "test_every_document[documents0]" in ran.stdout and "the test passed without reaching an assertion" in ran.stdout
+    assert ran.stdout.rstrip().endswith("1 failed, 1 passed") or "1 failed, 1 passed in " in ran.stdout
