@@ -10,6 +10,12 @@ from types import CodeType
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+if "MUTANT_UNDER_TEST" in os.environ:  # under `mutmut run` (README: Development)
+    # Its trampolines read pyproject.toml from the working directory at first use; a test may have moved it by then.
+    from mutmut.configuration import config as mutmut_config
+
+    mutmut_config()
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"

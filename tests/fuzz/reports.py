@@ -19,7 +19,6 @@ CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 # A workflow command: `::name key=value,key=value::data`; properties escape `%`, CR, LF, `:` and `,`.
 _ESCAPED = r"(?:[^%\r\n:,]|%25|%0D|%0A|%3A|%2C)*"
 GITHUB_LINE = re.compile(rf"::(error|warning|notice) file={_ESCAPED},line=\d+,col=\d+,title={_ESCAPED}::(?:[^%\r\n]|%25|%0D|%0A)*")
-RULE_IN_LINE = re.compile(r"\[([a-z0-9-]+)\]")
 
 Problems = list[tuple[str, str]]
 
@@ -161,12 +160,3 @@ def secrets_shown(output: str, markers: tuple[str, ...]) -> list[str]:
     if not shows_secret(output, markers):
         return []
     return [line for line in output.split("\n") if shows_secret(line, markers)]
-
-
-def rule_of(line: str) -> str:
-    """The rule id a report line speaks for, when it names one."""
-    found = RULE_IN_LINE.search(line)
-    if found:
-        return found.group(1)
-    found = re.search(r'"(?:rule|ruleId)": "([a-z0-9-]+)"', line)
-    return found.group(1) if found else "?"

@@ -1,0 +1,58 @@
+"""Report details that readers and parsers rely on: escapes, migrate's summary counts and its exit reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from svcconf.report.escape import github_data, json_text
+from tests.helpers import run
+
+CRONJOB = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\n"
+PDB = "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nspec:\n  selector: {}\n"  # needs review: {} flips meaning in policy/v1
+BROKEN = "apiVersion: batch/v1beta1\nkind: [\n"
+
+
+def test_workflow_command_data_escapes_percent_and_shows_line_breaks() -> None:
+    # actions/toolkit packages/core/src/command.ts, escapeData: % -> %25 (a line break is shown as \r\n before that).
+    assert github_data("50% done\r\nnext") == "50%25 done\\r\\nnext"
+
+
+def test_json_escapes_an_invisible_character_beyond_the_bmp_as_its_surrogate_pair() -> None:
+    # RFC 8259 section 7: U+E0001 is D B40 DC01 in UTF-16, U+1D173 is D834 DD73.
+    text = json_text({"m": "a\U000e0001b\U0001d173"})
+    assert '"a\\udb40\\udc01b\\ud834\\udd73"' in text
+    assert json.loads(text) == {"m": "a\U000e0001b\U0001d173"}
+
+
+def test_json_writes_an_undecodable_file_name_byte_as_the_text_xnn() -> None:
+    # A file name's byte that is no UTF-8 reaches the report as a lone surrogate (surrogateescape).
+    assert json.loads(json_text({"file": "a\udcffb\udc80"})) == {"file": "a\\xffb\\x80"}
+
+
+def _three_files(folder: Path) -> list[str]:
+    (folder / "cron.yaml").write_text(CRONJOB)
+    (folder / "pdb.yaml").write_text(PDB + "---\n" + PDB)
+    (folder / "bad.yaml").write_text(BROKEN)
+    return [str(folder / name) for name in ("cron.yaml", "pdb.yaml", "bad.yaml")]
+
+
+def test_the_migrate_json_summary_counts_changed_files_and_each_severity(tmp_path) -> None:
+    result = run("migrate", "--no-config", "--format", "json", *_three_files(tmp_path))
+    summary = result.json()["summary"]
+    assert (summary["files"], summary["documents"], summary["changed"]) == (3, 3, 1)
+    assert (summary["errors"], summary["warnings"], summary["infos"]) == (1, 2, 1)
+    # One line per finding and per edit, for grep and diff.
+    assert [line.lstrip()[:9] for line in result.out.splitlines() if line.startswith('    {"file"')] == ['{"file": '] * 5
+
+
+def test_migrate_says_why_it_exits_1(tmp_path) -> None:
+    cron, pdb, bad = _three_files(tmp_path)
+    result = run("migrate", "--no-config", "--check", pdb, bad)
+    assert result.code == 1
+    assert "exit code 1: 2 documents need review (migration-needs-review), 1 file could not be migrated (errors above)\n" in result.out
+    (tmp_path / "pdb.yaml").write_text(PDB)
+    result = run("migrate", "--no-config", "--check", pdb)
+    assert result.code == 1 and result.out.endswith("exit code 1: 1 document needs review (migration-needs-review)\n")
+    result = run("migrate", "--no-config", "--check", cron)
+    assert result.code == 1 and "exit code 1" not in result.out + result.err  # a file that would change says so itself
