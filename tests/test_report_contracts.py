@@ -56,3 +56,52 @@ def test_migrate_says_why_it_exits_1(tmp_path) -> None:
     assert result.code == 1 and result.out.endswith("exit code 1: 1 document needs review (migration-needs-review)\n")
     result = run("migrate", "--no-config", "--check", cron)
     assert result.code == 1 and "exit code 1" not in result.out + result.err  # a file that would change says so itself
+
+
+POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Bogus\n    typo: 1\n"  # an error and an error at a path
+SYNTAX = "apiVersion: audit.k8s.io/v1\nkind: [\n"  # an error without a path
+
+
+def test_junit_has_a_case_per_file_failed_by_its_errors_with_counts(tmp_path, monkeypatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    (tmp_path / "broken.yaml").write_text(SYNTAX)
+    (tmp_path / "clean.yaml").write_text("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n")
+    root = ET.fromstring(run("validate", "--no-config", "-f", "junit", "policy.yaml", "broken.yaml", "clean.yaml").out.split("\n", 1)[1])
+    assert (root.tag, root.get("name")) == ("testsuites", "svcconf")
+    [suite] = root
+    assert dict(suite.attrib) == {"name": "svcconf validate", "tests": "3", "failures": "2", "errors": "0", "skipped": "0"}
+    cases = {case.get("name"): case for case in suite}
+    assert {case.get("classname") for case in suite} == {"svcconf"} and set(cases) == {"policy.yaml", "broken.yaml", "clean.yaml"}
+    assert list(cases["clean.yaml"]) == []
+    failure = cases["policy.yaml"].find("failure")
+    assert failure.get("message") == "2 error(s): invalid-value" and failure.get("type") == "invalid-value"
+    assert failure.text.splitlines() == [
+        'policy.yaml:4:12: error [invalid-value] rules[0].level: Unsupported value: "Bogus": supported values: "None", "Metadata", "Request", "RequestResponse"',
+        'policy.yaml:5:5: error [unknown-field] rules[0].typo: unknown field "rules[0].typo"',
+    ]
+    assert cases["broken.yaml"].find("failure").text.startswith("broken.yaml:3:1: error [yaml-syntax] while parsing")
+
+
+def test_junit_puts_findings_below_fail_on_in_system_out_and_orders_counts_by_severity(tmp_path, monkeypatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    out = run("validate", "--no-config", "-f", "junit", "--fail-on", "info", "--field-validation", "Warn", "policy.yaml").out
+    [case] = ET.fromstring(out.split("\n", 1)[1])[0]
+    assert case.find("failure").get("message") == "1 error(s), 1 warning(s): invalid-value"
+    out = run("validate", "--no-config", "-f", "junit", "--fail-on", "error", "--field-validation", "Warn", "policy.yaml").out
+    [case] = ET.fromstring(out.split("\n", 1)[1])[0]
+    assert case.find("system-out").text == 'policy.yaml:5:5: warning [unknown-field] rules[0].typo: unknown field "rules[0].typo"'
+
+
+def test_junit_of_a_run_without_files_has_one_passed_case(tmp_path, monkeypatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("x\n")
+    [suite] = ET.fromstring(run("validate", "--no-config", "-f", "junit", ".").out.split("\n", 1)[1])
+    assert suite.get("tests") == "1" and [(c.get("classname"), c.get("name"), list(c)) for c in suite] == [("svcconf", "0 files", [])]

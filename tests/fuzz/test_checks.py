@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -416,3 +417,29 @@ def test_a_worker_that_dies_or_cannot_be_interrupted_is_replaced_and_its_case_fa
     assert [o.index for o in outcomes] == [0, 1, 2]
     assert [f.category for f in outcomes[0].failures] == [category]
     assert outcomes[1].failures == () and outcomes[2].failures == ()  # the replacement worker went on
+
+
+def test_a_process_is_run_as_a_user_runs_svcconf(tmp_path, monkeypatch) -> None:
+    from . import process
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SVCCONF_API_DOMAIN", "example.com")  # a setting of the caller's shell must not reach the child
+    (tmp_path / "x.yaml").write_text("apiVersion: apiserver.example.com/v1\nkind: Nope\n", encoding="utf-8")
+    failures: list[Failure] = []
+    ran = process._run(["validate", "--no-config", "-f", "json", "x.yaml", "missing.yaml"], failures, "validate")
+    assert failures == [] and ran is not None
+    assert ran.returncode == 2 and b"missing.yaml" in ran.stderr  # a non-zero exit is a result, not an exception
+    assert json.loads(ran.stdout)["summary"]["files"] == 1
+
+
+def test_the_last_line_of_a_crashed_process_names_the_failure() -> None:
+    import subprocess
+
+    from .process import _crashed
+
+    failures: list[Failure] = []
+    stderr = b"x.yaml:1:1: error [y] z\nsvcconf: internal error: KeyError: 'k': in rule\n"
+    _crashed(subprocess.CompletedProcess([], 3, b"", stderr), "migrate --diff", failures)
+    assert [(f.cause, f.detail) for f in failures] == [
+        ("traceback: process migrate --diff (KeyError)", "svcconf: internal error: KeyError: 'k': in rule")
+    ]
