@@ -105,3 +105,22 @@ def test_junit_of_a_run_without_files_has_one_passed_case(tmp_path, monkeypatch)
     (tmp_path / "notes.txt").write_text("x\n")
     [suite] = ET.fromstring(run("validate", "--no-config", "-f", "junit", ".").out.split("\n", 1)[1])
     assert suite.get("tests") == "1" and [(c.get("classname"), c.get("name"), list(c)) for c in suite] == [("svcconf", "0 files", [])]
+
+
+def test_gitlab_fingerprints_name_the_finding_without_its_line_and_count_repeats(tmp_path, monkeypatch) -> None:
+    import hashlib
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY + "---\n" + POLICY)
+    (tmp_path / "broken.yaml").write_text(SYNTAX)
+    found = json.loads(run("validate", "--no-config", "-f", "gitlab", "policy.yaml", "broken.yaml").out)
+
+    def fingerprint(issue: dict, path: str, repeat: int) -> str:
+        identity = f"{issue['location']['path']}\0{issue['check_name']}\0{path}\0{issue['description'].removeprefix(path + ': ')}"
+        return hashlib.sha256(f"{identity}\0{repeat}".encode()).hexdigest()
+
+    syntax, level, typo, level_again, typo_again = sorted(found, key=lambda i: (i["location"]["path"], i["location"]["lines"]["begin"]))
+    assert level["fingerprint"] == fingerprint(level, "rules[0].level", 1)
+    assert level_again["fingerprint"] == fingerprint(level_again, "rules[0].level", 2)  # the same finding, counted apart
+    assert typo_again["fingerprint"] == fingerprint(typo_again, "rules[0].typo", 2)
+    assert syntax["description"].startswith("while parsing") and syntax["fingerprint"] == fingerprint(syntax, "", 1)
