@@ -99,3 +99,53 @@ def test_readme_states_the_figures_of_the_suite() -> None:
     assert f"agrees with {total['agrees']} of {total['run']} upstream validation test cases" in text
     assert f"{total['skipped']} cases are skipped" in text
     assert f"{total['deliberate']} cases differ on purpose" in text
+
+
+def _case(**fields):
+    from tests.conformance.table import Case
+
+    return Case(**{"area": "x", "id": "y", "source": "s", "text": "", "expect": (), "flags": {}, **fields})
+
+
+def test_a_case_runs_with_the_flags_its_table_gives() -> None:
+    plain = check.options(_case())
+    assert (plain.field_validation, plain.target, plain.service_account_issuers, plain.bootstrap) == ("Strict", None, (), None)
+    flags = {"field_validation": "Warn", "target": "1.29", "service_account_issuers": ["https://a"], "bootstrap": "init"}
+    given = check.options(_case(flags=flags))
+    assert (given.field_validation, given.target, given.service_account_issuers, given.bootstrap) == (
+        "Warn",
+        (1, 29),
+        ("https://a",),
+        "init",
+    )
+
+
+def test_the_verdict_is_upstreams_unless_a_deliberate_difference_says_otherwise() -> None:
+    upstream, ours = (Expected("a"),), (Expected("b"),)
+    assert verdict(_case(expect=upstream)) == upstream
+    assert verdict(_case(expect=upstream, svcconf=ours)) == upstream  # not marked deliberate
+    assert verdict(_case(expect=upstream, deliberate="why")) == upstream  # no other verdict given
+    assert verdict(_case(expect=upstream, svcconf=ours, deliberate="why")) == ours
+
+
+def test_only_errors_count_and_they_are_grouped_by_path(monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from svcconf.model import Severity
+
+    found = [
+        SimpleNamespace(severity=Severity.ERROR, path_text="a", message="one"),
+        SimpleNamespace(severity=Severity.ERROR, path_text="a", message="two"),
+        SimpleNamespace(severity=Severity.WARNING, path_text="b", message="three"),
+        SimpleNamespace(severity=Severity.INFO, path_text="c", message="four"),
+    ]
+    monkeypatch.setattr(check, "check_file", lambda *_args: SimpleNamespace(diagnostics=found))
+    assert errors(_case()) == {"a": ["one", "two"]}
+    assert check.agrees(_case(expect=(Expected("a", "tw"),)))
+    assert not check.agrees(_case(expect=(Expected("a", "three"),)))
+
+
+def test_a_message_is_compared_only_where_both_sides_have_an_error() -> None:
+    assert mismatches((Expected("a", "must be https"),), {}) == ["missing error at a"]  # no message complaint on top
+    assert mismatches((Expected("a"),), {"a": ["anything"]}) == []
+    assert mismatches((Expected("a", "https"),), {"a": ["x", "must be https"]}) == []  # one of the messages at the path
