@@ -124,3 +124,19 @@ def test_gitlab_fingerprints_name_the_finding_without_its_line_and_count_repeats
     assert level_again["fingerprint"] == fingerprint(level_again, "rules[0].level", 2)  # the same finding, counted apart
     assert typo_again["fingerprint"] == fingerprint(typo_again, "rules[0].typo", 2)
     assert syntax["description"].startswith("while parsing") and syntax["fingerprint"] == fingerprint(syntax, "", 1)
+
+
+def test_json_statistics_hold_the_version_the_summary_the_configuration_and_the_failure(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY + "---\n" + POLICY.replace("typo", "other"))
+    (tmp_path / ".svcconf.yaml").write_text("fail-on: error\n")
+    report = run("validate", "-f", "json", "--statistics", "policy.yaml", "missing.yaml").json()
+    assert (report["version"], report["config"], report["error"]) == (1, ".svcconf.yaml", "missing.yaml: no such file or folder")
+    assert report["summary"]["files"] == 1
+    # Most frequent first, then by rule id; a rule at two severities has a row each, the more severe first.
+    assert [(s["rule"], s["severity"], s["count"]) for s in report["statistics"]] == [
+        ("invalid-value", "error", 2),
+        ("unknown-field", "error", 2),
+    ]
+    report = run("validate", "-f", "json", "--statistics", "--field-validation", "Warn", "policy.yaml").json()
+    assert "error" not in report
