@@ -140,3 +140,25 @@ def test_json_statistics_hold_the_version_the_summary_the_configuration_and_the_
     ]
     report = run("validate", "-f", "json", "--statistics", "--field-validation", "Warn", "policy.yaml").json()
     assert "error" not in report
+
+
+def test_sarif_results_carry_the_field_path_the_document_and_the_fix(tmp_path, monkeypatch) -> None:
+    from svcconf.docs import rule_doc
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cron.yaml").write_text(CRONJOB)
+    (tmp_path / "syntax.yaml").write_text(SYNTAX)
+    run_log = run("validate", "--no-config", "-f", "sarif", "cron.yaml", "syntax.yaml").json()["runs"][0]
+    removed, syntax = run_log["results"]
+    assert removed["message"]["text"].startswith("apiVersion: batch/v1beta1 CronJob is no longer served")
+    assert removed["locations"][0]["logicalLocations"] == [{"fullyQualifiedName": "apiVersion", "kind": "member"}]
+    fix = removed["properties"].pop("fix")
+    assert removed["properties"] == {"document": 1, "apiVersion": "batch/v1beta1", "kind": "CronJob"} and "migrate" in fix
+    # A finding outside any document (the file does not parse) has no field path and no document.
+    assert "logicalLocations" not in syntax["locations"][0] and "properties" not in syntax
+    assert not syntax["message"]["text"].startswith(":")
+    driver = run_log["tool"]["driver"]
+    assert driver["name"] == "svcconf"
+    for rule in driver["rules"]:
+        doc = rule_doc(rule["id"])
+        assert rule["shortDescription"] == {"text": doc.summary} and rule["fullDescription"] == {"text": doc.why or doc.summary}
