@@ -162,3 +162,25 @@ def test_sarif_results_carry_the_field_path_the_document_and_the_fix(tmp_path, m
     for rule in driver["rules"]:
         doc = rule_doc(rule["id"])
         assert rule["shortDescription"] == {"text": doc.summary} and rule["fullDescription"] == {"text": doc.why or doc.summary}
+
+
+# ECMA-48 select graphic rendition: 1 bold, 2 faint, 31 red, 32 green, 33 yellow, 0 reset.
+BOLD, FAINT, BOLD_RED, GREEN, YELLOW, RESET = "\x1b[1m", "\x1b[2m", "\x1b[1;31m", "\x1b[32m", "\x1b[33m", "\x1b[0m"
+
+
+def test_coloured_text_marks_the_place_the_severity_the_rule_and_the_verdict(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    (tmp_path / "warn.yaml").write_text(POLICY.replace("Bogus", "Metadata"))
+    (tmp_path / "clean.yaml").write_text(POLICY.replace("Bogus", "Metadata").replace("    typo: 1\n", ""))
+    lines = run("validate", "--no-config", "--color", "always", "--field-validation", "Warn", "policy.yaml").out.splitlines()
+    assert lines[0].startswith(f"{BOLD}policy.yaml:4:12:{RESET} {BOLD_RED}error{RESET}{FAINT} [invalid-value] {RESET}rules[0].level: ")
+    assert (
+        lines[1]
+        == f'{BOLD}policy.yaml:5:5:{RESET} {YELLOW}warning{RESET}{FAINT} [unknown-field] {RESET}rules[0].typo: unknown field "rules[0].typo"'
+    )
+    assert lines[2] == f"{BOLD_RED}1 error, 1 warning in 1 file (1 document checked, 0 skipped){RESET}"
+    warned = run("validate", "--no-config", "--color", "always", "--field-validation", "Warn", "warn.yaml").out.splitlines()
+    assert warned[-1] == f"{YELLOW}0 errors, 1 warning in 1 file (1 document checked, 0 skipped){RESET}"
+    clean = run("validate", "--no-config", "--color", "always", "clean.yaml").out
+    assert clean == f"{GREEN}0 errors, 0 warnings in 1 file (1 document checked, 0 skipped){RESET}\n"
