@@ -184,3 +184,23 @@ def test_coloured_text_marks_the_place_the_severity_the_rule_and_the_verdict(tmp
     assert warned[-1] == f"{YELLOW}0 errors, 1 warning in 1 file (1 document checked, 0 skipped){RESET}"
     clean = run("validate", "--no-config", "--color", "always", "clean.yaml").out
     assert clean == f"{GREEN}0 errors, 0 warnings in 1 file (1 document checked, 0 skipped){RESET}\n"
+
+
+def test_the_migrate_text_report_lists_edits_then_findings_then_counts(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cron.yaml").write_text(CRONJOB)
+    (tmp_path / "cron2.yaml").write_text(CRONJOB)
+    (tmp_path / "pdb.yaml").write_text(PDB)
+    (tmp_path / "bad.yaml").write_text(BROKEN)
+    (tmp_path / "list.yaml").write_text("apiVersion: v1\nkind: List\nitems:\n- " + CRONJOB.replace("\n", "\n  ").rstrip(" "))
+    lines = run("migrate", "--no-config", "--check", "cron.yaml", "cron2.yaml", "pdb.yaml", "bad.yaml", "list.yaml").out.splitlines()
+    assert lines[:2] == [
+        "cron.yaml: document 1 (line 1): batch/v1beta1 CronJob -> batch/v1 CronJob [splice]",
+        "cron2.yaml: document 1 (line 1): batch/v1beta1 CronJob -> batch/v1 CronJob [splice]",
+    ]
+    assert lines[2].startswith("pdb.yaml:4:3: warning [migration-needs-review] spec.selector: selector {} selected no pods")
+    assert lines[3].startswith("bad.yaml:3:1: error [yaml-syntax] while parsing") and lines[3].endswith("; file left unchanged")
+    assert lines[4:6] == [
+        "list.yaml: document 1 items[0] (line 4): batch/v1beta1 CronJob -> batch/v1 CronJob [splice]",
+        "3 documents in 3 of 5 files would change",
+    ]
