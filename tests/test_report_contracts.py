@@ -204,3 +204,32 @@ def test_the_migrate_text_report_lists_edits_then_findings_then_counts(tmp_path,
         "list.yaml: document 1 items[0] (line 4): batch/v1beta1 CronJob -> batch/v1 CronJob [splice]",
         "3 documents in 3 of 5 files would change",
     ]
+
+
+SUPPRESSIONS = """apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["# svcconf: ignore[invalid-value]", "# svcconf: ignore[invalid-value]"]
+rules:
+  - level: Bogus  # svcconf: ignore[invalid-value, , nope-rule, invalid-value]
+  - level: |
+      # svcconf: ignore[invalid-value]
+  - level: Bad  # svcconf: ignore[invalid-value]
+"""
+
+
+def test_suppressions_are_comments_only_and_each_name_is_placed(tmp_path, monkeypatch) -> None:
+    """Text that looks like a suppression inside strings suppresses nothing; a comment after them does; a
+    name is checked at its own column, an empty or repeated name is no finding."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(SUPPRESSIONS)
+    found = [
+        (d["line"], d["column"], d["rule"], d["path"])
+        for d in run("validate", "--no-config", "-f", "json", "policy.yaml").json()["diagnostics"]
+    ]
+    assert found == [
+        (3, 14, "invalid-value", "omitStages[0]"),
+        (3, 50, "invalid-value", "omitStages[1]"),
+        (5, SUPPRESSIONS.splitlines()[4].index("nope-rule") + 1, "unknown-rule", ""),
+        (6, 5, "unreachable-audit-rule", "rules[1]"),
+        (6, 12, "invalid-value", "rules[1].level"),
+    ]
