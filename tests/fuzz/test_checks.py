@@ -183,19 +183,25 @@ def _migrate_that(monkeypatch, damage) -> list[Failure]:
 def test_a_migrate_that_touches_another_document_is_caught(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     failures = _migrate_that(monkeypatch, lambda _data, out: out and out.replace(b"name: keep", b"name: kept"))
-    assert [f.cause for f in failures] == ["migrate-loss: bytes outside converted documents changed"]
+    assert failures == [Failure("migrate-loss", "migrate-loss: bytes outside converted documents changed", "batch/v1beta1 CronJob")]
 
 
 def test_a_migrate_that_is_not_idempotent_is_caught(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     failures = _migrate_that(monkeypatch, lambda data, out: (out or data) + b"# again\n")
-    assert "migrate-loss: migrating the output changes it again" in [f.cause for f in failures]
+    assert Failure("migrate-loss", "migrate-loss: migrating the output changes it again", "batch/v1beta1 CronJob") in failures
 
 
 def test_a_migrate_that_leaves_a_removed_version_is_caught(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     failures = _migrate_that(monkeypatch, lambda _data, out: out and out.replace(b"batch/v1\n", b"batch/v1beta1\n"))
-    assert "migrate-loss: success claimed, removed apiVersion left" in [f.cause for f in failures]
+    assert Failure("migrate-loss", "migrate-loss: success claimed, removed apiVersion left", "batch/v1beta1 CronJob") in failures
+
+
+def test_a_migrate_that_drops_a_document_is_caught(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    failures = _migrate_that(monkeypatch, lambda _data, out: out and out.split(b"---\n")[0])
+    assert Failure("migrate-loss", "migrate-loss: number of documents changed", "2 -> 1") in failures
 
 
 def test_an_unchanged_clean_file_passes(tmp_path, monkeypatch) -> None:
