@@ -415,3 +415,137 @@ def test_add_suppressions_puts_the_comment_on_the_key_that_holds_a_mapping(proje
         "      - aescbc:\n", "      - aescbc:  # svcconf: ignore[aescbc-discouraged]\n"
     )
     assert (validate("enc.yaml").code, found(validate("enc.yaml"))) == (0, [])
+
+
+def test_the_safety_net_refuses_an_edit_that_changes_the_data(tmp_path, monkeypatch) -> None:
+    """With the multi-line string guard planted away, the check of the edited file's data still keeps the file as it was."""
+    from svcconf import add_suppressions as module
+
+    path = tmp_path / "policy.yaml"
+    text = 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: "Meta\n      data"\n'
+    path.write_text(text)
+    inside = Diagnostic(str(path), 4, 12, "invalid-value", Severity.ERROR, "m", ("rules", 0, "level"), 1)
+    monkeypatch.setattr(module, "_multiline_strings", lambda _text: [])  # the planted bug: no line is inside a string
+    outcome = add_suppressions([inside], 1 << 20, "<stdin>")
+    assert (outcome.added, outcome.files, outcome.suppressed, path.read_text()) == (0, 0, set(), text)
+    assert outcome.notes == [f"{path}: 1 finding not suppressed: a comment would change the file's data"]
+
+
+def test_the_same_value_at_another_path_is_a_new_finding(project) -> None:
+    write_baseline("policy.yaml")
+    (project / "policy.yaml").write_text(POLICY.replace("level: Bogus", "level: Metadata\n    verbs: [list]\n  - level: Bogus"))
+    result = validate("--baseline", "baseline.json", "policy.yaml")
+    assert (result.code, found(result)) == (
+        1,
+        [("baseline.json", "baseline-stale", ""), ("policy.yaml", "invalid-value", "rules[2].level")],
+    )
+
+
+def test_the_same_finding_in_another_file_is_new(project) -> None:
+    write_baseline("policy.yaml")
+    (project / "policy.yaml").rename(project / "moved.yaml")
+    result = validate("--baseline", "baseline.json", "moved.yaml")
+    assert (result.code, found(result)) == (1, [("moved.yaml", "invalid-value", "rules[1].level")])
+
+
+def _without(part: int):
+    """A key (file, rule, apiVersion, kind, name, path, subject) with one part blanked: the planted bug."""
+    return lambda key: (*key[:part], "", *key[part + 1 :])
+
+
+@pytest.mark.parametrize(
+    "planted,catches",
+    [
+        (_without(6), test_a_changed_value_at_the_path_is_a_new_finding),
+        (_without(5), test_the_same_value_at_another_path_is_a_new_finding),
+        (_without(0), test_the_same_finding_in_another_file_is_new),
+    ],
+    ids=["value", "path", "file"],
+)
+def test_the_matcher_tests_catch_a_key_missing_a_part(project, monkeypatch, planted, catches) -> None:
+    """The planted bug: findings and entries are matched without one part of their key."""
+    real = baseline_module.Baseline.key
+    monkeypatch.setattr(baseline_module.Baseline, "key", lambda self, diagnostic: planted(real(self, diagnostic)))
+    with pytest.raises(AssertionError):
+        catches(project)
+
+
+def test_the_matcher_tests_catch_an_entry_that_matches_without_counting(project, monkeypatch) -> None:
+    real = baseline_module.load
+
+    def uncounted(name):  # the planted bug: an entry takes any number of findings
+        loaded = real(name)
+        loaded.entries = {key: (10**6, line) for key, (_count, line) in loaded.entries.items()}
+        return loaded
+
+    monkeypatch.setattr(baseline_module, "load", uncounted)
+    with pytest.raises(AssertionError):
+        test_identical_findings_are_counted(project)
+
+
+def _entries(*entries: str) -> str:
+    return '{"svcconf-baseline": 1, "entries": [\n' + ",\n".join(entries) + "\n]}\n"
+
+
+@pytest.mark.parametrize(
+    ("entry", "why"),
+    [
+        ("1", "an entry is an object of file, rule, apiVersion, kind, path, value, count"),
+        (ENTRY.replace(', "value": null', ""), "missing value"),
+        (ENTRY.replace('"count": 1', '"count": 1, "note": "x"'), "unknown field 'note'"),
+        (ENTRY.replace('"file": "a.yaml"', '"file": 1'), "file must be a string"),
+        (ENTRY.replace('"apiVersion": null', '"apiVersion": 1'), "apiVersion must be a string or null"),
+        (ENTRY.replace('"count": 1', '"count": "1"'), "count must be a whole number"),
+        (ENTRY.replace('"count": 1', '"count": true'), "count must be a whole number"),
+    ],
+)
+def test_each_invalid_entry_is_named_with_its_line_and_why(project, entry: str, why: str) -> None:
+    (project / "baseline.json").write_text(_entries(ENTRY, entry), encoding="utf-8")
+    with pytest.raises(baseline_module.BaselineError) as refused:
+        baseline_module.load("baseline.json")
+    assert refused.value.problems == [f"baseline.json:3: invalid baseline entry: {why}"]
+
+
+def test_every_invalid_entry_is_named_up_to_ten(project) -> None:
+    bad = ENTRY.replace('"count": 1', '"count": 0')
+    for count, more in ((10, []), (11, ["baseline.json: and 1 more invalid entries"])):
+        (project / "baseline.json").write_text(_entries(*[bad] * count), encoding="utf-8")
+        with pytest.raises(baseline_module.BaselineError) as refused:
+            baseline_module.load("baseline.json")
+        lines = [f"baseline.json:{line}: invalid baseline entry: count must be 1 or more" for line in range(2, 12)]
+        assert refused.value.problems == lines + more
+
+
+def test_entries_with_the_same_key_add_up(project) -> None:
+    (project / "baseline.json").write_text(_entries(ENTRY, ENTRY.replace('"count": 1', '"count": 2')), encoding="utf-8")
+    loaded = baseline_module.load("baseline.json")
+    assert list(loaded.entries.values()) == [(3, 2)]  # three findings, reported stale at the first entry's line
+
+
+def test_a_folder_is_no_baseline(project) -> None:
+    (project / "folder.json").mkdir()
+    result = validate("--baseline", "folder.json", "policy.yaml")
+    assert result.code == 2 and "folder.json: the baseline is not a regular file" in result.err
+
+
+def test_a_baseline_of_exactly_the_limit_is_read(project, monkeypatch) -> None:
+    text = _entries(ENTRY)
+    (project / "baseline.json").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(baseline_module, "MAX_BASELINE_SIZE", len(text))
+    assert len(baseline_module.load("baseline.json").entries) == 1
+    monkeypatch.setattr(baseline_module, "MAX_BASELINE_SIZE", len(text) - 1)
+    with pytest.raises(baseline_module.BaselineError) as refused:
+        baseline_module.load("baseline.json")
+    assert refused.value.problems == [f"baseline.json: the baseline is over the {len(text) - 1:,}-byte limit; not read"]
+
+
+def test_entries_are_written_sorted_by_file_then_rule_with_nulls_last(project) -> None:
+    (project / "b.yaml").write_text(POLICY)
+    (project / "a.yaml").write_text(POLICY + "---\nkind: [\n")
+    write_baseline("b.yaml", "a.yaml")
+    keys = [(e["file"], e["rule"], e["apiVersion"]) for e in entries(project / "baseline.json")]
+    assert keys == [
+        ("a.yaml", "invalid-value", "audit.k8s.io/v1"),
+        ("a.yaml", "yaml-syntax", None),
+        ("b.yaml", "invalid-value", "audit.k8s.io/v1"),
+    ]

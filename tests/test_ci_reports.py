@@ -213,3 +213,30 @@ def test_junit_of_a_warning_only_file_fails_exactly_when_the_exit_code_does(proj
         result = run("validate", "-f", "junit", "--fail-on", fail_on, "audit.yaml")
         assert result.code == code
         assert _junit(result.out).get("failures") == str(code)
+
+
+# SARIF 2.1.0 §3.27.10 `level`: "error" a serious problem, "warning" a problem, "note" a minor one; GitHub
+# code scanning shows them as Error, Warning and Note. svcconf's info (advice) is a note.
+SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def test_sarif_levels_follow_each_findings_severity() -> None:
+    # One finding of each severity (the fixture's sidecar lists them: info, error, warning).
+    case = str(Path(__file__).resolve().parents[1] / "fixtures" / "controller-manager" / "kcm-client-burst-and-debugging.yaml")
+    findings = run("validate", "--no-config", "-f", "json", case).json()["diagnostics"]
+    log = run("validate", "--no-config", "-f", "sarif", case).json()["runs"][0]
+    assert sorted(d["severity"] for d in findings) == ["error", "info", "warning"]
+    assert [(r["ruleId"], r["level"]) for r in log["results"]] == [(d["rule"], SARIF_LEVEL[d["severity"]]) for d in findings]
+    defaults = {rule["id"]: rule["defaultConfiguration"]["level"] for rule in log["tool"]["driver"]["rules"]}
+    assert defaults == {d["rule"]: SARIF_LEVEL[d["severity"]] for d in findings}
+
+
+@pytest.mark.parametrize("severity,level", list(SARIF_LEVEL.items()))
+def test_the_sarif_level_test_catches_a_swapped_level(monkeypatch, severity: str, level: str) -> None:
+    from svcconf.model import Severity
+    from svcconf.report import sarif_format
+
+    wrong = next(other for other in ("error", "warning", "note") if other != level)
+    monkeypatch.setitem(sarif_format._LEVEL, Severity.parse(severity), wrong)  # the planted bug
+    with pytest.raises(AssertionError):
+        test_sarif_levels_follow_each_findings_severity()

@@ -24,14 +24,16 @@ def test_migrate_bytes_takes_migrate_options_and_writes_nothing(tmp_path) -> Non
 
 
 def test_the_wrong_options_are_a_clear_type_error_not_an_internal_error() -> None:
-    with pytest.raises(TypeError, match="MigrateOptions"):
+    with pytest.raises(TypeError) as migrate:
         svcconf.migrate_bytes("cron.yaml", CRONJOB, svcconf.ValidateOptions())
-    with pytest.raises(TypeError, match="ValidateOptions"):
+    with pytest.raises(TypeError) as validate:
         svcconf.validate(["."], svcconf.MigrateOptions())
+    assert "MigrateOptions" in str(migrate.value) and "ValidateOptions" in str(validate.value)
 
 
 def test_options_refuse_a_misspelt_setting() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError) as misspelt:
         svcconf.ValidateOptions(field_validaton="Warn")  # type: ignore[call-arg]
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError) as unknown:
         _ = svcconf.MigrateOptions().to_version  # type: ignore[attr-defined]
+    assert "field_validaton" in str(misspelt.value) and "to_version" in str(unknown.value)

@@ -11,11 +11,14 @@ import pytest
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.ops import leaves
 from svcconf.model import Diagnostic, Severity
+from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_text
 from svcconf.source import parse
 from tests.conftest import CORPUS
 from tests.helpers import run
 from tests.test_migrate import CASES
+from tests.upstream_flags import with_upstream_flag_changes
+from tests.upstream_versions import NEWEST, due, table, targets, versions_in
 
 OLD = b"# batch jobs\napiVersion: batch/v1beta1   # old\nkind: CronJob\nmetadata: {name: nightly}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name:   keep   # odd spacing kept\n"
 NEW = OLD.replace(b"batch/v1beta1", b"batch/v1")
@@ -158,53 +161,90 @@ def _spans(text: str) -> list[str]:
     return [text[d.root.start_mark.index : d.root.end_mark.index] for d in source.documents]
 
 
-# How migrate is run on every file: plain (removed versions only), with --deprecated, and for an upgrade 1.28 -> 1.29.
+# How migrate is run on every file: plain (removed versions only), with --deprecated, and for an upgrade 1.28 -> 1.29;
+# each with the releases whose served versions a converted document must use.
 MODES = {
-    "removed": (MigrateOptions(), ("removed-api-version",)),
-    "deprecated": (MigrateOptions(deprecated=True), ("removed-api-version", "deprecated-api-version")),
-    "upgrade-1.28-1.29": (
-        MigrateOptions(from_version=(1, 28), target=(1, 29), deprecated=True),
-        ("removed-api-version", "deprecated-api-version"),
-    ),
+    "removed": (MigrateOptions(), (NEWEST,)),
+    "deprecated": (MigrateOptions(deprecated=True), (NEWEST,)),
+    "upgrade-1.28-1.29": (MigrateOptions(from_version=(1, 28), target=(1, 29), deprecated=True), ((1, 29),)),
 }
+
+
+def _due(data, releases: tuple, deprecated: bool) -> bool | None:
+    """Must the document move (upstream-versions.tsv): True, False, or None where the sources give no date."""
+    states = [due(table()[found], releases[-1], deprecated) for found in versions_in(data) if found in table()]
+    return True if True in states else (None if None in states else False)
+
+
+def _moved_to(old, new, releases: tuple, deprecated: bool, explained: bool) -> None:
+    """Each version a converted document named moved to one upstream serves, down its replacements (a due one,
+    unless the document is explained); an apiVersion-only move changed nothing else."""
+    before, after = versions_in(old), versions_in(new)
+    assert len(before) == len(after), f"{before} -> {after}"
+    for was, now in zip(before, after):
+        row = table().get(was)
+        if was == now:
+            assert explained or not (row and due(row, releases[-1], deprecated)), f"{was} is due, yet left ({row and row.source})"
+            continue
+        assert row is not None and now in targets(row, releases), f"{was} -> {now}, not one of {row and targets(row, releases)}"
+        if row.shape == "T" and len(before) == 1:
+            assert {**new, "apiVersion": old["apiVersion"], "kind": old["kind"]} == old, f"{row.source}: the same shape, yet fields changed"
 
 
 @pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("path", _property_cases())
 def test_properties_on_real_files(path: Path, mode: str) -> None:
-    from svcconf.options import ValidateOptions
+    """Migrate does what upstream's versions ask of each document, and nothing else.
 
+    A file with nothing due (tests/data/upstream-versions.tsv) comes back unchanged; in one that has,
+    every due document is converted to a version upstream serves, or its reason is given, and the
+    other documents keep their bytes; a conversion loses no value, and a second run changes nothing.
+    """
     data = path.read_bytes()
-    base, due_rules = MODES[mode]
+    base, releases = MODES[mode]
     options = base._replace(unsafe=b"--unsafe" in data[:200])
-    check = ValidateOptions(target=options.target)
     outcome = migrate_bytes(str(path), data, options)
     text = data.decode("utf-8-sig", errors="replace")
     unreadable = [d for d in outcome.diagnostics if d.document is None]
     if unreadable:  # a file migrate cannot read is left unchanged, with the reason validate gives too
         assert outcome.output is None and outcome.edits == []
+        check = ValidateOptions(target=options.target)
         assert {d.rule for d in unreadable} <= {d.rule for d in check_text(text, check, name=str(path)).diagnostics}
         return
-    # Every document due in this mode is converted, or carries the reason it is not.
+    old_docs = parse("a", text).documents
+    states = [_due(d.data, releases, options.deprecated) for d in old_docs]
     converted = {e.document for e in outcome.edits if e.mode != "append"}
     explained = {d.document for d in outcome.diagnostics if d.rule == "migration-needs-review"}
-    outdated = {d.document for d in check_text(text, check, name=str(path)).diagnostics if d.rule in due_rules}
-    silent = [n for n in range(1, outcome.documents + 1) if n not in converted | explained]
-    assert [n for n in silent if n in outdated] == [], "documents with an old version that migrate neither converts nor explains"
-    if outcome.output is None:
-        assert converted == set()
+    # What upstream's flag changes ask of each document (tests/data/upstream-flag-changes.tsv), apart from its apiVersion.
+    expected = [with_upstream_flag_changes(d.data, releases[-1], options.unsafe) for d in old_docs]
+    flagged = {n for n, (d, wanted) in enumerate(zip(old_docs, expected), 1) if wanted != d.data}
+    if not any(state is not False for state in states) and not flagged:
+        assert outcome.output is None and converted == set(), "nothing is due in this file, yet migrate changed it"
         return
-    before, after = _spans(text), _spans(outcome.output.decode("utf-8-sig"))
+    assert [n for n, state in enumerate(states, 1) if state and n not in converted | explained] == [], (
+        "due, yet neither converted nor explained"
+    )
+    assert [n for n in converted if states[n - 1] is False and n not in flagged] == [], (
+        "converted, yet upstream serves its version at the target and renamed none of its flags"
+    )
+    if outcome.output is None:
+        assert converted == set() and explained
+        return
+    new_text = outcome.output.decode("utf-8-sig")
+    before, after = _spans(text), _spans(new_text)
     assert len(after) == len(before) + sum(1 for e in outcome.edits if e.mode == "append")  # only appended documents are new
     for index, (old, new) in enumerate(zip(before, after), start=1):
         if index not in converted:
             assert old == new  # unchanged documents are byte-identical
+    new_docs = parse("b", new_text).documents
+    for index in converted:
+        if states[index - 1] is False:  # converted for its flags alone: exactly upstream's renames (and removals)
+            assert new_docs[index - 1].data == expected[index - 1], f"document {index}: not upstream's flag changes"
+            continue
+        _moved_to(expected[index - 1], new_docs[index - 1].data, releases, options.deprecated, index in explained)
     again = migrate_bytes(str(path), outcome.output, options)
     assert again.output is None or again.output == outcome.output  # idempotent
-    result = check_text(outcome.output.decode("utf-8-sig"), check, name=str(path))
-    assert [d for d in result.diagnostics if d.rule == "removed-api-version" and d.document not in explained] == []
     named = " ".join(d.message for d in outcome.diagnostics)
-    old_docs, new_docs = parse("a", text).documents, parse("b", outcome.output.decode("utf-8-sig")).documents
     moved = {str(v) for document in new_docs[len(old_docs) :] for v in leaves(document.data)}
     for index in converted:
         kept = {str(v) for v in leaves(new_docs[index - 1].data)} | moved
@@ -218,7 +258,6 @@ def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str)
     """Every converted document validates without errors at the --to release, or migrate's check names each error;
     and validate, checking the file as written through the conversion, reported each of them already."""
     from svcconf.migrate.verify import verify
-    from svcconf.options import ValidateOptions
     from svcconf.source import load_bytes
 
     data = path.read_bytes()
@@ -227,6 +266,7 @@ def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str)
     check = ValidateOptions(target=options.target)
     outcome = migrate_bytes(str(path), data, options)
     if not outcome.changed:
+        assert outcome.output in (None, data)  # nothing converted: nothing to verify
         return
     verified = verify(outcome, check)
     converted = {e.document for e in outcome.edits if e.mode != "append"} | {e.document for e in outcome.edits}
@@ -248,6 +288,12 @@ def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str)
     originals = {e.document for e in outcome.edits if e.mode != "append"}
     unforeseen = [d for d in errors if d.document in originals and (d.document, d.rule, d.message) not in predicted]
     assert unforeseen == [], "errors after the conversion that validate did not report on the file as written"
+
+
+def test_the_default_target_is_the_newest_release_of_the_upstream_table() -> None:
+    from svcconf.catalog import lifecycle
+
+    assert lifecycle().newest == NEWEST  # else the properties above judge migrate at another release than it targets
 
 
 # --------------------------------------------------------------------------- the table's contract
@@ -425,7 +471,9 @@ def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp
     path.write_bytes(OLD)
     # The child writes to a slow disk: fsync announces itself and takes a second, time for the signal to come.
     child = (
-        "import os, sys, time\n"
+        # A shell starts a background job with SIGINT ignored and Python keeps it so: take Python's usual handler back.
+        "import os, signal, sys, time\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from svcconf.migrate import write_atomic\n"
         "real_fsync = os.fsync\n"
         "def slow_fsync(fd):\n"
@@ -653,3 +701,19 @@ def test_diff_of_a_file_without_a_final_newline_applies(tmp_path: Path, monkeypa
     assert patch.endswith(" kind: CronJob\n\\ No newline at end of file\n")
     subprocess.run(["git", "apply", "-"], input=patch.encode(), cwd=tmp_path, check=True, capture_output=True)
     assert (tmp_path / "cron.yaml").read_bytes() == b"apiVersion: batch/v1\nkind: CronJob"
+
+
+def test_the_independent_flag_table_renames_every_form_and_drops_removed_flags_only_under_unsafe() -> None:
+    """The property test's own reading of upstream's flag changes (tests/data/upstream-flag-changes.tsv)."""
+    document = {
+        "apiServer": {"extraArgs": {"insecure-port": "0", "v": "2"}},
+        "controllerManager": {"extraArgs": [{"name": "experimental-cluster-signing-duration", "value": "8760h"}]},
+        "command": ["etcd", "--experimental-memory-mlock", "--experimental-corrupt-check-time=1m", "--name=cp"],
+    }
+    assert with_upstream_flag_changes(document, (1, 36), unsafe=False) == {
+        "apiServer": {"extraArgs": {"insecure-port": "0", "v": "2"}},
+        "controllerManager": {"extraArgs": [{"name": "cluster-signing-duration", "value": "8760h"}]},
+        "command": ["etcd", "--memory-mlock", "--corrupt-check-time=1m", "--name=cp"],
+    }
+    at_1_29 = with_upstream_flag_changes(document, (1, 29), unsafe=True)  # etcd 3.6 comes with kubeadm 1.34
+    assert at_1_29["command"] == document["command"] and at_1_29["apiServer"] == {"extraArgs": {"v": "2"}}

@@ -19,7 +19,7 @@ from multiprocessing.connection import wait
 from typing import NamedTuple
 
 from .checks import CATEGORIES, TIME_LIMIT, Failure, migrate_limit
-from .generate import Case, make_case, sweep_case
+from .generate import SWEEP_ROUNDS, Case, make_case, sweep_case
 from .seeds import Seed, load_seeds
 
 HARD_LIMIT = 8 * TIME_LIMIT + 20  # seconds of CPU time for a whole case (several calls, each under TIME_LIMIT)
@@ -46,9 +46,6 @@ class Settings(NamedTuple):
     process_every: int = 25  # every n-th case also runs as child processes (0: never)
     start: int = 0
     sweep: bool = False  # instead of the campaign: every seed SWEEP_ROUNDS times with wrong types, checked quickly
-
-
-SWEEP_ROUNDS = 3
 
 
 def case_for(settings: Settings, index: int, seeds: tuple[Seed, ...]) -> Case:
@@ -92,6 +89,9 @@ def run_one(case: Case, settings: Settings) -> list[Failure]:
 def _worker(connection, settings: Settings, scratch: str) -> None:
     from .checks import SLOWEST, install_hooks
 
+    # What lives on from case to case (the heap forked from the parent, all of pytest's in the suite; modules;
+    # the seeds' parsed nodes) is frozen: the collection after each case walks only what that case made.
+    gc.freeze()
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     os.chdir(tempfile.mkdtemp(dir=scratch))  # each case's file is written here under its odd name
     install_hooks()
@@ -109,9 +109,10 @@ def _worker(connection, settings: Settings, scratch: str) -> None:
         failures = run_one(case, settings)
         connection.send(Outcome(index, case.seed, case.steps, case.name, len(case.data), SLOWEST[0], SLOWEST[1], tuple(failures)))
         # An interrupted call leaves its work in reference cycles (traceback <-> frames): free it now,
-        # untimed, rather than inside the next case's time limit.
+        # untimed, rather than inside the next case's time limit; what survives is frozen (see above).
         del case, failures
         gc.collect()
+        gc.freeze()
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -40,8 +40,9 @@ def migrate_limit(size: int) -> float:
 SLOWEST: list = [0.0, ""]  # CPU seconds and phase of the slowest call of the current case
 
 
-def guarded(phase: str, call, failures: list[Failure], limit: float = TIME_LIMIT):
-    """Run one call into svcconf; a hang or an escaping exception becomes a failure and None."""
+def guarded(phase: str, call, failures: list[Failure], limit: float | None = None):
+    """Run one call into svcconf (under TIME_LIMIT unless told); a hang or an escaping exception becomes a failure and None."""
+    limit = TIME_LIMIT if limit is None else limit
     started = time.process_time()
     try:
         with time_limit(limit):
@@ -148,7 +149,7 @@ def check_validate(case: Case, options, failures: list[Failure], formats: tuple[
             cause = d.message.split(";", 1)[0].removesuffix(". Other checks ran")
             failures.append(Failure("internal-error", f"internal-error: {cause}", "; ".join(RULE_ERRORS) or d.message))
     if case.markers:
-        shown = sorted({d.rule for d in report.diagnostics if any(m in f"{d.message} {d.fix or ''}" for m in case.markers)})
+        shown = sorted({d.rule for d in report.diagnostics if reports.shows_secret(f"{d.message} {d.fix or ''}", case.markers)})
         for rule in shown:
             failures.append(Failure("secret", f"secret: shown by [{rule}]", "validate"))
     for fmt in formats:

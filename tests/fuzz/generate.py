@@ -22,6 +22,7 @@ TEXT_MUTATIONS = (
     ("rewrap", 5, m.rewrap),
     ("odd-key", 4, m.odd_key),
     ("huge-number", 8, m.huge_number),
+    ("long-duration", 5, m.long_duration),
     ("odd-tag", 6, m.odd_tag),
     ("long-string", 8, m.long_string),
     ("long-strings-everywhere", 3, m.long_strings_everywhere),
@@ -115,6 +116,7 @@ def make_case(campaign_seed: int, index: int, seeds: tuple[Seed, ...]) -> Case:
 
 
 SWEEP = {"wrong-type": m.wrong_type, "drop-field": m.drop_field, "rewrap": m.rewrap}
+SWEEP_ROUNDS = 3  # cases per seed
 
 
 def sweep_case(campaign_seed: int, seed: Seed, round_: int) -> Case:
@@ -128,6 +130,11 @@ def sweep_case(campaign_seed: int, seed: Seed, round_: int) -> Case:
         if mutated is not None:
             text = mutated
             steps.append(label)
+    if round_ % SWEEP_ROUNDS == 0:  # once per seed, its durations made long: parsers may assume they are short
+        mutated = m.long_duration(rng, text, durations_only=True)
+        if mutated is not None:
+            text = mutated
+            steps.append("long-duration")
     name = seed.name.rsplit("/", 1)[-1].encode()
     return Case(round_, seed.name, tuple(steps), name, text.encode("utf-8", errors="surrogateescape"), (), tuple(first_line_args(text)))
 

@@ -102,7 +102,7 @@ def check_migrate(case: Case, validate_options, options, failures: list[Failure]
         check_migrate_cli(case, failures)
 
 
-def _cli(args: list[str]) -> tuple[int, str, str]:
+def _cli(args: list[str]) -> tuple[int, str, str]:  # pragma: no mutate block
     """Run the command in-process with real (strict UTF-8) streams; return (exit code, stdout, stderr)."""
     from svcconf.cli import main
 
@@ -120,7 +120,7 @@ def _cli(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace")
 
 
-def check_migrate_cli(case: Case, failures: list[Failure]) -> None:
+def check_migrate_cli(case: Case, failures: list[Failure]) -> None:  # pragma: no mutate block
     """`migrate --diff` (text report) and `migrate --check -f json`: reports well formed, no secret, no crash."""
     for args in (["migrate", "--diff", "--", case.path], ["migrate", "--check", "-f", "json", "--", case.path]):
         ran = guarded(" ".join(args[:3]), lambda args=args: _cli(args), failures, migrate_limit(len(case.data)))

@@ -112,6 +112,14 @@ def huge_number(rng: Rng, text: str) -> str | None:
     return None if site is None else splice(text, site, rng.choice(values.huge_numbers(rng)))
 
 
+def long_duration(rng: Rng, text: str, durations_only: bool = False) -> str | None:
+    """A duration field's value (any scalar when the seed has none) made longer than real durations are."""
+    scalars = _scalars(text)
+    durations = [s for s in scalars if len(s.node.value) < 40 and values.DURATION.fullmatch(s.node.value)]
+    site = _pick(rng, durations or ([] if durations_only else scalars))
+    return None if site is None else splice(text, site, rng.choice(values.long_durations(rng)))
+
+
 def odd_tag(rng: Rng, text: str) -> str | None:
     site = _pick(rng, _value_sites(text))
     return None if site is None else splice(text, site, rng.choice(values.ODD_TAGS))

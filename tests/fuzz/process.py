@@ -24,7 +24,7 @@ WALL_LIMIT = 120  # seconds: only for a child that waits instead of working
 KILLED = "killed"  # the folder a killed `migrate --write` works in
 
 
-def _environment() -> dict[str, str]:
+def _environment() -> dict[str, str]:  # pragma: no mutate block
     env = {k: v for k, v in os.environ.items() if not k.startswith("SVCCONF_") and k != "GITHUB_ACTIONS"}
     env["NO_COLOR"] = "1"
     return env
@@ -67,7 +67,7 @@ def _stray(before: set[bytes], label: str, failures: list[Failure]) -> None:
         os.unlink(name)
 
 
-def check_process(case: Case, migrated: bytes | None) -> list[Failure]:
+def check_process(case: Case, migrated: bytes | None) -> list[Failure]:  # pragma: no mutate block
     """Validate (one format, picked by the case number) and migrate as child processes, in the current folder."""
     failures: list[Failure] = []
     fmt = FORMATS[case.index % len(FORMATS)]
@@ -102,7 +102,7 @@ def check_process(case: Case, migrated: bytes | None) -> list[Failure]:
     return failures
 
 
-def killed_migration(case: Case, migrated: bytes) -> list[Failure]:
+def killed_migration(case: Case, migrated: bytes) -> list[Failure]:  # pragma: no mutate block
     """`migrate --write` killed at a random moment leaves the old bytes or the new ones, nothing between."""
     os.makedirs(KILLED, exist_ok=True)
     path = os.path.join(KILLED, "input" + os.fsdecode(case.name)[-5:].replace("/", "_"))

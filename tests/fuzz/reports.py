@@ -19,7 +19,6 @@ CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 # A workflow command: `::name key=value,key=value::data`; properties escape `%`, CR, LF, `:` and `,`.
 _ESCAPED = r"(?:[^%\r\n:,]|%25|%0D|%0A|%3A|%2C)*"
 GITHUB_LINE = re.compile(rf"::(error|warning|notice) file={_ESCAPED},line=\d+,col=\d+,title={_ESCAPED}::(?:[^%\r\n]|%25|%0D|%0A)*")
-RULE_IN_LINE = re.compile(r"\[([a-z0-9-]+)\]")
 
 Problems = list[tuple[str, str]]
 
@@ -139,17 +138,25 @@ CHECKS = {
 }
 
 
+# A secret shown in part (its first characters, its last ones, a slice) shows at least this many in a
+# row; no output of svcconf holds 8 characters of a marker by chance (`SVCCONF-`, base64 text).
+FRAGMENT = 8
+
+
+@functools.lru_cache(maxsize=64)
+def _fragments(markers: tuple[str, ...]) -> tuple[str, ...]:
+    """Every run of FRAGMENT characters of the markers (a shorter marker whole)."""
+    runs = {marker[at : at + FRAGMENT] for marker in markers for at in range(max(1, len(marker) - FRAGMENT + 1))}
+    return tuple(sorted(runs))
+
+
+def shows_secret(text: str, markers: tuple[str, ...]) -> bool:
+    """Does the text show a planted secret, in whole or in part?"""
+    return any(fragment in text for fragment in _fragments(markers))
+
+
 def secrets_shown(output: str, markers: tuple[str, ...]) -> list[str]:
-    """The lines of an output that show a planted secret."""
-    if not markers or not any(marker in output for marker in markers):
+    """The lines of an output that show a planted secret, in whole or in part."""
+    if not shows_secret(output, markers):
         return []
-    return [line for line in output.split("\n") if any(marker in line for marker in markers)]
-
-
-def rule_of(line: str) -> str:
-    """The rule id a report line speaks for, when it names one."""
-    found = RULE_IN_LINE.search(line)
-    if found:
-        return found.group(1)
-    found = re.search(r'"(?:rule|ruleId)": "([a-z0-9-]+)"', line)
-    return found.group(1) if found else "?"
+    return [line for line in output.split("\n") if shows_secret(line, markers)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -33,27 +34,105 @@ def test_planted_secrets_reach_every_secret_field() -> None:
     assert planted.text.count(mutators.MARKER) >= 2 and planted.markers[0] == mutators.MARKER
 
 
-@pytest.mark.parametrize(
-    "fmt,output",
-    [
-        ("text", "a.yaml:1:1: error [x] \x1b[31mred\n"),
-        ("text", "a.yaml:1:1: error [x] y\n::error::injected\n"),
-        ("github", "::error file=a,b.yaml,line=1,col=1,title=svcconf x::m\n"),
-        ("github", "::error file=a.yaml,line=1,col=1,title=svcconf x::m\n::warning::z\nplain\n"),
-        ("json", '{"version": 1, "summary": {}'),
-        ("junit", "<testsuites><testsuite></testsuites>"),
-        ("sarif", '{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"level": "error"}]}]}'),
-        ("gitlab", '{"description": "x"}'),
-        ("gitlab", '[{"description": "x", "location": {"path": "a.yaml"}}]'),
-        (
-            "gitlab",
-            '[{"fingerprint": "f", "location": {"path": "a", "lines": {"begin": 1}}}, '
-            + '{"fingerprint": "f", "location": {"path": "a", "lines": {"begin": 2}}}]',
-        ),
-    ],
-)
-def test_a_malformed_report_is_caught(fmt: str, output: str) -> None:
-    assert reports.CHECKS[fmt](output)
+LONG = "::x " + "y" * 300  # a long offending line is quoted clipped: 160 characters and "..."
+MALFORMED = [
+    (
+        "text",
+        "a.yaml:1:1: error [x] \x1b[31mred\n",
+        "text: raw control character in output",
+        "'\\x1b' in 'a.yaml:1:1: error [x] \\x1b[31mred'",
+    ),
+    ("text", "a.yaml:1:1: error [x] \x9b31m\n", "text: raw control character in output", "'\\x9b' in "),
+    ("text", "a.yaml:1:1: error [x] y\n  ::error::injected\n", "text: a line starts a workflow command", "'  ::error::injected'"),
+    ("text", LONG, "text: a line starts a workflow command", repr(LONG[:160] + "...")),
+    (
+        "github",
+        "::error file=a,b.yaml,line=1,col=1,title=svcconf x::m\n",
+        "github: line is not one escaped workflow command",
+        "'::error file=a,b",
+    ),
+    (
+        "github",
+        "::error file=a.yaml,line=1,col=1,title=svcconf x::m\nplain\n  ::warning::z\n",
+        "github: line is not one escaped workflow command",
+        "'  ::warning::z'",
+    ),
+    (
+        "github",
+        "::error file=a.yaml,line=1,col=1,title=svcconf x::m",
+        "github: output does not end with a line break",
+        "'::error file=a.yaml",
+    ),
+    ("github", "::notice file=a.yaml,line=1,col=1,title=t::m\x07\n", "github: raw control character in output", "'\\x07' in "),
+    ("json", '{"version": 1, "summary": {}', "json: does not parse", "Expecting ',' delimiter"),
+    ("json", "[]", "json: not the report contract", "'[]'"),
+    ("json", '{"version": 1, "diagnostics": []}', "json: not the report contract", "'{"),
+    (
+        "json",
+        '{"version": 1, "summary": {}, "diagnostics": [{"line": "1", "rule": "x"}]}',
+        "json: diagnostic without line or rule",
+        '"line": "1"',
+    ),
+    (
+        "json",
+        '{"version": 1, "summary": {}, "diagnostics": [{"line": 1, "rule": 2}]}',
+        "json: diagnostic without line or rule",
+        '"rule": 2',
+    ),
+    ("junit", "<testsuites><testsuite></testsuites>", "junit: XML does not parse", "mismatched tag"),
+    ("junit", "<testsuite/>", "junit: root is not testsuites", "testsuite"),
+    ("sarif", '{"version": "2.1.0"', "sarif: does not parse", "Expecting ',' delimiter"),
+    (
+        "sarif",
+        '{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"level": "error"}]}]}',
+        "sarif: schema: required at runs/N/results/N",
+        "'message' is a required property",
+    ),
+    ("gitlab", "[{", "gitlab: does not parse", "Expecting property name"),
+    ("gitlab", '{"description": "x"}', "gitlab: not an array of issues", '\'{"description": "x"}\''),
+    ("gitlab", '[{"description": "x", "location": {"path": "a.yaml"}}]', "gitlab: issue without path or line", '"path": "a.yaml"'),
+    ("gitlab", '[{"description": "x", "location": {"path": 1, "lines": {"begin": 1}}}]', "gitlab: issue without path or line", '"path": 1'),
+    (
+        "gitlab",
+        '[{"fingerprint": "f", "location": {"path": "a", "lines": {"begin": 1}}}, '
+        + '{"fingerprint": "f", "location": {"path": "a", "lines": {"begin": 2}}}]',
+        "gitlab: fingerprints are not unique",
+        '"fingerprint": "f"',
+    ),
+]
+WELL_FORMED = [
+    ("text", "a.yaml:1:1: error [x] y\n1 error, 0 warnings in 1 file\n"),
+    ("github", ""),
+    ("json", '{"version": 1, "summary": {}, "diagnostics": [{"line": 1, "rule": "x"}]}'),
+    ("junit", "<testsuites/>"),
+    ("gitlab", ""),
+    ("gitlab", "[]"),
+    (
+        "gitlab",
+        '[{"fingerprint": "f", "location": {"path": "a", "lines": {"begin": 1}}}, {"fingerprint": "g", "location": {"path": "a", "lines": {"begin": 2}}}]',
+    ),
+]
+
+
+@pytest.mark.parametrize("fmt,output,cause,detail", MALFORMED, ids=[f"{m[0]}-{m[2].split(': ', 1)[1][:30]}" for m in MALFORMED])
+def test_a_malformed_report_is_caught(fmt: str, output: str, cause: str, detail: str) -> None:
+    [(found, shown)] = reports.CHECKS[fmt](output)
+    assert found == cause and detail in shown
+
+
+@pytest.mark.parametrize("fmt,output", WELL_FORMED)
+def test_a_well_formed_report_passes(fmt: str, output: str) -> None:
+    assert reports.CHECKS[fmt](output) == []
+
+
+def test_a_sarif_log_of_many_results_is_checked_at_both_ends() -> None:
+
+    good = {"ruleId": "x", "message": {"text": "m"}, "level": "error"}
+    for broken in (0, 1999):
+        results = [dict(good) for _ in range(2000)]
+        results[broken] = {"level": "error"}  # no message
+        log = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": results}]}
+        assert [cause for cause, _d in reports.check_sarif(json.dumps(log))] == ["sarif: schema: required at runs/N/results/N"]
 
 
 def test_a_well_formed_github_line_passes() -> None:
@@ -104,19 +183,25 @@ def _migrate_that(monkeypatch, damage) -> list[Failure]:
 def test_a_migrate_that_touches_another_document_is_caught(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     failures = _migrate_that(monkeypatch, lambda _data, out: out and out.replace(b"name: keep", b"name: kept"))
-    assert [f.cause for f in failures] == ["migrate-loss: bytes outside converted documents changed"]
+    assert failures == [Failure("migrate-loss", "migrate-loss: bytes outside converted documents changed", "batch/v1beta1 CronJob")]
 
 
 def test_a_migrate_that_is_not_idempotent_is_caught(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     failures = _migrate_that(monkeypatch, lambda data, out: (out or data) + b"# again\n")
-    assert "migrate-loss: migrating the output changes it again" in [f.cause for f in failures]
+    assert Failure("migrate-loss", "migrate-loss: migrating the output changes it again", "batch/v1beta1 CronJob") in failures
 
 
 def test_a_migrate_that_leaves_a_removed_version_is_caught(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     failures = _migrate_that(monkeypatch, lambda _data, out: out and out.replace(b"batch/v1\n", b"batch/v1beta1\n"))
-    assert "migrate-loss: success claimed, removed apiVersion left" in [f.cause for f in failures]
+    assert Failure("migrate-loss", "migrate-loss: success claimed, removed apiVersion left", "batch/v1beta1 CronJob") in failures
+
+
+def test_a_migrate_that_drops_a_document_is_caught(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    failures = _migrate_that(monkeypatch, lambda _data, out: out and out.split(b"---\n")[0])
+    assert Failure("migrate-loss", "migrate-loss: number of documents changed", "2 -> 1") in failures
 
 
 def test_an_unchanged_clean_file_passes(tmp_path, monkeypatch) -> None:

@@ -14,7 +14,7 @@ from .known import KNOWN_FAILURES
 from .seeds import load_seeds
 
 SEED = 20261122
-COUNT = 200  # about a minute on two cores while the known hangs remain
+COUNT = 200  # some 10 s of CPU
 JOBS = 2
 
 

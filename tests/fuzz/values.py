@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import string
 
 # One of each YAML type, as a fragment that fits any value position (block or flow).
@@ -53,6 +54,27 @@ def huge_numbers(rng: random.Random) -> list[str]:
         f'"0x{nines}"',
         f'"{nines}h{nines}m"',
         f'"1e{nines}"',
+    ]
+
+
+# A Go duration as a fixture writes one ("15s", "1m30s", "100ms"), checked on short values only.
+DURATION = re.compile(r"[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+")
+DURATION_LENGTHS = (21, 40, 300, 10_000)  # real durations are short: a parser may assume so
+
+
+def long_durations(rng: random.Random) -> list[str]:
+    """Durations of 21 to 10,000 characters: valid sums, long fractions, overflows, a fault at the end."""
+    n = rng.choice(DURATION_LENGTHS)
+    return [
+        "1h" * (n // 2),
+        "-" + "1m" * (n // 2),
+        "0." + "0" * n + "1s",
+        "1" * n + "s",
+        "1.5h" + "30m" * (n // 3),
+        "1" + "s" * n,
+        "1h" * (n // 2) + "1",
+        "1h" * (n // 2) + "x",
+        "1" + "0" * n + "ns",
     ]
 
 

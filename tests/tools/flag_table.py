@@ -197,7 +197,8 @@ def website_excerpt(page: str) -> list[tuple[str, str, str, str]]:
 GO_FLAG = re.compile(r"\bfs\.(\w*)Var\(")
 GO_TYPES = {"String": "string", "Bool": "bool", "Uint": "uint", "Uint64": "uint64", "Int": "int", "Int64": "int64",
             "Duration": "duration", "Float64": "float", "": "value"}  # fmt: skip
-HELP_ROW = re.compile(r"^  --([a-z0-9-]+)(?: '(.*)')?$")
+# A flag's line of etcd's help: `  --name 'default'`, `  --name 1000` (a number unquoted) or `  --name`.
+HELP_ROW = re.compile(r"^  --([a-z0-9-]+)(?: '(.*)'| ([^' ]+))?$")
 DEPRECATED_NOW = re.compile(r"Deprecated in v|Deprecated and|DEPRECATED")  # "Will be deprecated in v3.7" is not yet
 
 
@@ -254,8 +255,10 @@ def etcd_excerpt(git_dir: str, tag: str) -> list[tuple[str, str, str, str]]:
     rows, current = [], None
     for line in show_file("server/etcdmain/help.go").splitlines():
         found = HELP_ROW.match(line)
+        if line.startswith("  --"):  # a flag's own line: what follows describes this flag, never the one before
+            current = None
         if found and found.group(1) in registered:
-            current = [found.group(1), registered[found.group(1)], found.group(2) or "", ""]
+            current = [found.group(1), registered[found.group(1)], found.group(2) or found.group(3) or "", ""]
             rows.append(current)
         elif current is not None and line.startswith("    ") and DEPRECATED_NOW.search(line):
             current[3] = line[DEPRECATED_NOW.search(line).start() :].strip()  # the deprecation, not the description

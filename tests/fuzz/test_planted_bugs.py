@@ -1,0 +1,252 @@
+"""Each detector of the campaign, shown to catch the bug it is for: the bug is planted (a monkeypatched
+svcconf function, a crafted process result) and the detector must name it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from . import mutators, reports, values
+from .checks import Failure, check_case
+from .generate import Case
+from .seeds import load_seeds
+from .test_checks import OLD, _case
+
+INIT = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nbootstrapTokens:\n  - token: {token}\n"
+
+
+def _secret_case() -> Case:
+    """An invalid bootstrap token holding a planted marker: its error may show a token's id, never the rest."""
+    marker = f"{mutators.MARKER}-7"
+    return Case(7, "fixtures/x.yaml", ("planted-secrets",), b"x.yaml", INIT.format(token=marker).encode(), values.marker_texts(marker), ())
+
+
+def _causes(failures: list[Failure]) -> list[tuple[str, str]]:
+    return sorted({(f.category, f.cause) for f in failures})
+
+
+def test_a_secret_in_an_invalid_field_passes_when_svcconf_redacts_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert check_case(_secret_case()) == []
+
+
+@pytest.mark.parametrize(
+    "shown", [lambda value: value, lambda value: value[:12], lambda value: value[-11:]], ids=["whole", "first-12", "last-11"]
+)
+def test_a_secret_shown_in_whole_or_in_part_is_caught(tmp_path, monkeypatch, shown) -> None:
+    from svcconf.rules.bootstrap import configs
+    from svcconf.secrets import Masked
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(configs, "token_shown", lambda value: Masked(shown(value)))  # the planted bug
+    failures = check_case(_secret_case())
+    assert ("secret", "secret: shown by [invalid-bootstrap-token]") in _causes(failures)
+
+
+def test_shown_secrets_are_found_from_8_characters_on() -> None:
+    markers = values.marker_texts(f"{mutators.MARKER}-3")
+    assert reports.secrets_shown("a\nkey: SVCCONF-SECR...\n", markers) == ["key: SVCCONF-SECR..."]
+    assert reports.secrets_shown("key: ...RET-MARKER\n", markers) == ["key: ...RET-MARKER"]
+    assert reports.secrets_shown(f"key: {markers[1][:8]}\n", markers) == [f"key: {markers[1][:8]}"]  # the base64 form, in part
+    assert reports.secrets_shown("key: SVCCONF\nREDACTED\n", markers) == []
+
+
+def test_an_exception_in_a_report_format_is_caught_as_a_traceback(tmp_path, monkeypatch) -> None:
+    from svcconf.report import junit_format
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("planted")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(junit_format, "write", broken)
+    failures = check_case(_case(OLD))
+    [(category, cause)] = _causes(failures)
+    assert (category, cause.rpartition(":")[0]) == ("traceback", "traceback: ValueError in svcconf/report/__init__.py")
+    assert failures[0].detail.startswith("render junit: planted")
+
+
+def test_an_exception_out_of_validate_is_caught_as_a_traceback(tmp_path, monkeypatch) -> None:
+    from svcconf import pipeline
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pipeline, "check_file", lambda *_args, **_kwargs: {}["planted"])
+    monkeypatch.setattr(pipeline, "_check_one", lambda *_args, **_kwargs: {}["planted"], raising=False)
+    failures = check_case(_case(OLD), full=False)
+    assert [f.category for f in failures if f.detail.startswith("validate")] == ["traceback"]
+
+
+def test_a_rule_that_raises_is_caught_as_an_internal_error(tmp_path, monkeypatch) -> None:
+    from svcconf import document, rules
+
+    from .checks import install_hooks
+
+    real = rules.rules_for
+
+    def broken(_data, _context):
+        raise KeyError("planted")
+        yield  # a rule is a generator
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(rules, "rules_for", lambda *args: [*real(*args), broken])
+    monkeypatch.setattr(document, "_run_rule", document._run_rule)  # restored after the test: the hook wraps it
+    install_hooks()
+    failures = check_case(_case(INIT.format(token="abcdef.0123456789abcdef").encode()), full=False)
+    assert {f.category for f in failures} == {"internal-error"}
+    assert any("KeyError: 'planted'" in f.detail for f in failures)
+
+
+def test_a_migrate_that_fails_inside_is_caught_as_an_internal_error(tmp_path, monkeypatch) -> None:
+    from svcconf.migrate import engine
+
+    def broken(*_args, **_kwargs):
+        raise KeyError("planted")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine, "migrate_text", broken)
+    failures = check_case(_case(OLD), full=False)
+    assert _causes(failures) == [("internal-error", "internal-error: migrate KeyError in ?")]  # raised outside svcconf: no place in it
+    assert failures[0].detail.startswith("'planted'")
+
+
+def test_a_report_format_that_writes_broken_json_is_caught(tmp_path, monkeypatch) -> None:
+    from svcconf.report import json_format
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(json_format, "write", lambda _report, stream, **_kwargs: stream.write('{"version": 1,'))
+    failures = check_case(_case(OLD))
+    assert [f.cause for f in failures if f.category == "malformed-report"] == ["json: does not parse"]
+
+
+def test_the_suite_sweep_sends_long_durations_and_a_hang_in_their_parser_is_caught(tmp_path, monkeypatch) -> None:
+    from svcconf.go import durations
+
+    from . import checks
+    from .generate import SWEEP_ROUNDS, sweep_case
+    from .test_fuzz import SEED
+
+    seeds = load_seeds(False)
+    cases = [sweep_case(SEED, seeds[i // SWEEP_ROUNDS], i) for i in range(0, len(seeds) * SWEEP_ROUNDS, SWEEP_ROUNDS)]
+    cases = [case for case in cases if "long-duration" in case.steps]
+    real = durations._parse
+
+    def hangs_on_long(value: str):  # the planted bug: a loop that never ends on a duration over 20 characters
+        while len(value) > 20:
+            pass
+        return real(value)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(durations, "_parse", hangs_on_long)
+    monkeypatch.setattr(checks, "TIME_LIMIT", 0.5)
+    hung = next((case for case in cases if any(f.category == "hang" for f in check_case(case, full=False))), None)
+    assert hung is not None, f"none of {len(cases)} sweep cases with long durations reached the duration parser"
+
+
+@pytest.mark.parametrize(
+    "code,stderr,cause",
+    [
+        (1, b"Traceback (most recent call last):\n  File ...\nKeyError: 'x'\n", "traceback: process validate (exit 1)"),
+        (2, b"svcconf: internal error: KeyError: 'x'\n", "traceback: process validate (KeyError)"),
+        (3, b"", "traceback: process validate (exit 3)"),
+        (-11, b"", "traceback: process validate (exit -11)"),
+    ],
+)
+def test_a_crashed_process_is_caught(code: int, stderr: bytes, cause: str) -> None:
+    import subprocess
+
+    from .process import _crashed
+
+    failures: list[Failure] = []
+    _crashed(subprocess.CompletedProcess([], code, b"", stderr), "validate", failures)
+    assert [(f.category, f.cause) for f in failures] == [("traceback", cause)]
+    failures.clear()
+    _crashed(subprocess.CompletedProcess([], code % 3 if code >= 0 else 1, b"", b"x.yaml:1:1: error [y] z\n"), "validate", failures)
+    assert failures == []
+
+
+def test_a_process_over_its_time_is_caught_as_a_hang(monkeypatch) -> None:
+    import signal
+    import subprocess
+
+    from . import process
+
+    outcomes = iter([subprocess.CompletedProcess([], -signal.SIGXCPU), subprocess.TimeoutExpired("svcconf", 120)])
+
+    def ran(*_args, **_kwargs):
+        outcome = next(outcomes)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    monkeypatch.setattr(process.subprocess, "run", ran)
+    failures: list[Failure] = []
+    assert process._run(["validate"], failures, "validate") is None
+    assert process._run(["validate"], failures, "validate") is None
+    assert [(f.category, f.cause) for f in failures] == [("hang", "hang: process validate")] * 2
+
+
+def test_a_file_a_process_was_not_asked_to_write_is_caught(tmp_path, monkeypatch) -> None:
+    import os
+
+    from .process import _stray
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "case.yaml").write_bytes(b"x")
+    before = set(os.listdir(b"."))
+    failures: list[Failure] = []
+    _stray(before, "migrate --diff", failures)
+    assert failures == []
+    (tmp_path / "case.yaml.new").write_bytes(b"x")  # the planted bug: a write beside the input
+    _stray(before, "migrate --diff", failures)
+    assert [(f.category, f.cause, f.detail) for f in failures] == [
+        ("stray-write", "stray-write: process migrate --diff wrote a file it was not asked to", "b'case.yaml.new'")
+    ]
+    assert not (tmp_path / "case.yaml.new").exists()
+
+
+@pytest.mark.parametrize("fault,category", [("exits", "traceback"), ("spins", "hang")])
+def test_a_worker_that_dies_or_cannot_be_interrupted_is_replaced_and_its_case_failed(monkeypatch, fault: str, category: str) -> None:
+    import os
+
+    from . import campaign
+
+    def broken(case, settings):
+        if case.index == 0:
+            if fault == "exits":
+                os._exit(3)
+            while True:  # no time limit here: only the pool's watch on the worker's CPU time stops it
+                pass
+        return []
+
+    monkeypatch.setattr(campaign, "run_one", broken)  # workers fork after this: they run the planted bug
+    monkeypatch.setattr(campaign, "HARD_LIMIT", 1.0)
+    outcomes = campaign.Pool(campaign.Settings(1, 3, jobs=1, corpus=False, sweep=True)).run([0, 1, 2])
+    assert [o.index for o in outcomes] == [0, 1, 2]
+    assert [f.category for f in outcomes[0].failures] == [category]
+    assert outcomes[1].failures == () and outcomes[2].failures == ()  # the replacement worker went on
+
+
+def test_a_process_is_run_as_a_user_runs_svcconf(tmp_path, monkeypatch) -> None:
+    from . import process
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SVCCONF_API_DOMAIN", "example.com")  # a setting of the caller's shell must not reach the child
+    (tmp_path / "x.yaml").write_text("apiVersion: apiserver.example.com/v1\nkind: Nope\n", encoding="utf-8")
+    failures: list[Failure] = []
+    ran = process._run(["validate", "--no-config", "-f", "json", "x.yaml", "missing.yaml"], failures, "validate")
+    assert failures == [] and ran is not None
+    assert ran.returncode == 2 and b"missing.yaml" in ran.stderr  # a non-zero exit is a result, not an exception
+    assert json.loads(ran.stdout)["summary"]["files"] == 1
+
+
+def test_the_last_line_of_a_crashed_process_names_the_failure() -> None:
+    import subprocess
+
+    from .process import _crashed
+
+    failures: list[Failure] = []
+    stderr = b"x.yaml:1:1: error [y] z\nsvcconf: internal error: KeyError: 'k': in rule\n"
+    _crashed(subprocess.CompletedProcess([], 3, b"", stderr), "migrate --diff", failures)
+    assert [(f.cause, f.detail) for f in failures] == [
+        ("traceback: process migrate --diff (KeyError)", "svcconf: internal error: KeyError: 'k': in rule")
+    ]
