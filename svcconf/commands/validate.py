@@ -73,7 +73,12 @@ def add_settings_arguments(parser) -> None:
     )
     parser.add_argument("--ignore", type=comma_list, metavar="IDS", help="never report these rule ids or areas (comma list)")
     parser.add_argument(
-        "-j", "--jobs", type=int, default=None, metavar="N", help="worker processes for many files (default: number of cores)"
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="check with N processes (default: as many as the files found pay for, up to the number of cores)",
     )
     parser.add_argument("--max-file-size", type=size, metavar="SIZE", help="skip larger files with a warning (default: 8M)")
     parser.add_argument(
