@@ -67,7 +67,7 @@ def test_warmed_workers_give_the_same_report(tmp_path, monkeypatch) -> None:
 def test_the_default_starts_workers_only_for_work_that_pays(tmp_path, monkeypatch) -> None:
     write_tree(tmp_path, 24)
     counts = started_processes(monkeypatch)
-    monkeypatch.setattr(workers, "available_cores", lambda: 4)
+    monkeypatch.setattr(workers, "idle_cores", lambda: 4)
     alone = report(tmp_path, 1)
     assert report(tmp_path, AUTO_JOBS) == alone
     assert counts == []  # 26 small files: one process
@@ -86,8 +86,8 @@ def test_a_few_small_files_are_checked_in_one_process(tmp_path, monkeypatch, cou
     assert counts == []
 
 
-def test_processes_follow_the_work_and_never_pass_the_files_or_cores(monkeypatch) -> None:
-    monkeypatch.setattr(workers, "available_cores", lambda: 2)
+def test_processes_follow_the_work_and_never_pass_the_files_or_idle_cores(monkeypatch) -> None:
+    monkeypatch.setattr(workers, "idle_cores", lambda: 2)
     monkeypatch.setattr(workers, "can_fork", lambda: True)
     big = workers.WORK_PER_PROCESS
     assert workers.processes([big], AUTO_JOBS) == 1  # one file: nothing to share
@@ -96,6 +96,10 @@ def test_processes_follow_the_work_and_never_pass_the_files_or_cores(monkeypatch
     assert workers.processes([big] * 9, AUTO_JOBS) == 2  # no more than the cores
     assert workers.processes([10] * 5, 8) == 5  # --jobs forces its count, one file a process at most
     assert workers.processes([10] * 5, 3) == 3
+    monkeypatch.setattr(workers, "idle_cores", lambda: 1)
+    assert workers.processes([big] * 9, AUTO_JOBS) == 1  # other work holds the other core
+    assert workers.processes([10] * 5, 3) == 3  # --jobs forces its count whatever runs beside it
+    monkeypatch.setattr(workers, "idle_cores", lambda: 2)
     monkeypatch.setattr(workers, "can_fork", lambda: False)
     assert workers.processes([big] * 2, AUTO_JOBS) == 1  # a fresh worker needs more work to pay
 
@@ -108,19 +112,33 @@ def test_chunks_keep_the_files_order_and_even_out_the_work() -> None:
     assert ["f4"] in chunked  # the large file alone; the others around it
 
 
-def test_a_cgroup_quota_caps_the_cores(monkeypatch, tmp_path) -> None:
-    quota = tmp_path / "cpu.max"
+def fake_proc(monkeypatch, tmp_path) -> dict:
+    """/sys/fs/cgroup/cpu.max and /proc/loadavg read from files of the test's own; a machine of 4 cores."""
+    files = {"/sys/fs/cgroup/cpu.max": tmp_path / "cpu.max", "/proc/loadavg": tmp_path / "loadavg"}
     real_open = open
 
     def fake_open(path, *args, **kwargs):
-        return real_open(quota if path == "/sys/fs/cgroup/cpu.max" else path, *args, **kwargs)
+        return real_open(files.get(path, path), *args, **kwargs)
 
     monkeypatch.setattr("builtins.open", fake_open)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    return files
+
+
+def test_a_cgroup_quota_caps_the_cores(monkeypatch, tmp_path) -> None:
+    quota = fake_proc(monkeypatch, tmp_path)["/sys/fs/cgroup/cpu.max"]
     quota.write_text("150000 100000\n")
     assert workers.available_cores() == 2
     quota.write_text("max 100000\n")
     assert workers.available_cores() == 4
+
+
+@pytest.mark.parametrize(("runnable", "idle"), [(1, 4), (2, 3), (4, 1), (9, 1)])
+def test_cores_other_work_runs_on_are_not_idle(monkeypatch, tmp_path, runnable: int, idle: int) -> None:
+    files = fake_proc(monkeypatch, tmp_path)
+    files["/sys/fs/cgroup/cpu.max"].write_text("max 100000\n")
+    files["/proc/loadavg"].write_text(f"3.10 2.90 2.50 {runnable}/312 4242\n")  # this process is one of the runnable
+    assert workers.idle_cores() == idle
 
 
 @needs_fork
