@@ -158,20 +158,16 @@ def pick_small_file(files: list[str], counts: list[int], corpus: str, mistakes) 
 def _sizes(corpus: str, work: Path, settings: Settings, small_file: str, real_corpus: str | None) -> list:
     """What the default is run on against --jobs 1: one file, a few, the corpus, the real corpus, a tree a tenth of the largest, the largest."""
     handful = scaling.small_files(corpus, settings.handful)
+    # Runs of a second or less are repeated as often as the one-file commands: there the default and
+    # --jobs 1 run alike, and only more rounds narrow the spread of the machine between them.
     sizes = [
         defaults.Size("1 file", [small_file], settings.command_runs),
         defaults.Size(f"{len(handful)} small files", handful, settings.command_runs),
-        defaults.Size("the corpus", [corpus], settings.tree_runs),
+        defaults.Size("the corpus", [corpus], settings.command_runs),
     ]
     if real_corpus and os.path.realpath(real_corpus) != os.path.realpath(corpus):
-        sizes.append(
-            defaults.Size(
-                f"the real corpus ({os.path.basename(os.path.dirname(os.path.abspath(real_corpus)))}/corpus)",
-                [real_corpus],
-                settings.tree_runs,
-                real=True,
-            )
-        )
+        name = f"the real corpus ({os.path.basename(os.path.dirname(os.path.abspath(real_corpus)))}/corpus)"
+        sizes.append(defaults.Size(name, [real_corpus], settings.command_runs, real=True))
     for documents, largest in ((settings.tree_documents // 10, False), (settings.tree_documents, True)):
         path, count, size = scaling.write_tree(corpus, work / f"tree-{documents}", documents)
         sizes.append(defaults.Size(f"tree of {count:,} documents", [path], settings.tree_runs, largest, documents=count, bytes=size))
