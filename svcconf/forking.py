@@ -38,6 +38,7 @@ def run_forked(chunked: list[list[str]], check: Check, count: int, done: Done | 
         stream.flush()
     collected = _Collected(done)
     workers: dict[int, _Worker] = {}
+    frozen = gc.get_freeze_count() > 0  # commands.loading froze what the command loaded: left frozen after the run
     gc.freeze()  # a worker's collector leaves the inherited objects alone: walking them would copy every page they sit on
     try:
         for _ in range(count - 1):
@@ -51,7 +52,8 @@ def run_forked(chunked: list[list[str]], check: Check, count: int, done: Done | 
         while workers:
             _receive(workers, collected, timeout=None)
     finally:
-        gc.unfreeze()
+        if not frozen:
+            gc.unfreeze()
         os.close(tokens)
         for worker in workers.values():  # left only when this process failed: the workers stop with it
             worker.stop()
