@@ -54,11 +54,14 @@ def _run(svcconf_bin: str, mode: str, paths: list[str], cwd: str, peak: bool) ->
     return wall, children_cpu() - before, rss
 
 
-def _processes(files: list[str]) -> int:
+def _processes(files: list[str]) -> int | None:
     """How many processes the default starts for these files on an idle machine: svcconf's own choice, made here the same way
     but for the cores other work holds when a run starts (then it starts fewer)."""
-    from svcconf import workers
-    from svcconf.options import AUTO_JOBS
+    try:
+        from svcconf import workers
+        from svcconf.options import AUTO_JOBS
+    except ImportError:  # a version of svcconf before this choice: one worker per core
+        return None
 
     idle_cores = workers.idle_cores
     workers.idle_cores = workers.available_cores

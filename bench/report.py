@@ -156,7 +156,7 @@ def _defaults(d: dict) -> None:
     )
     for s in d["sizes"]:
         print(
-            f"  {s['name']:<36} {s['files']:>7,} {s['default_processes']:>5} {_ms(s['jobs1_s']):>9} {_ms(s['default_s']):>9} "
+            f"  {s['name']:<36} {s['files']:>7,} {s['default_processes'] or '?':>5} {_ms(s['jobs1_s']):>9} {_ms(s['default_s']):>9} "
             f"{_num(s['default_wall_ratio']):>6} "
             f"{_ms(s['jobs1_cpu_s']):>9} {_ms(s['default_cpu_s']):>9} {_num(s['default_cpu_ratio']):>6} {_num(s['load_average'], 1):>5}"
         )
