@@ -45,7 +45,7 @@ def print_report(r: dict) -> None:
         + (f" (generated {generated['corpus_kind']}, seed {generated['seed']}, in {generated['seconds']:.1f} s)" if generated else "")
     )
     print(
-        f"in-process figures: median of {s['repeats']}; commands: median of {s['command_runs']} ({s['tree_runs']} on the whole corpus); interleaved"
+        f"in-process figures: median of {s['repeats']}; commands: median of {s['command_runs']} ({s['tree_runs']} on the trees); interleaved"
     )
     load = r.get("load_average") or {}
     if max(load.get("start") or 0, load.get("end") or 0) > r["cpus"]:
