@@ -30,11 +30,16 @@ from typing import NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import defaults
 import make_corpus
+import migrating
 import report
 import scaling
 import startup
+import targets
 from timing import compose, corpus_files, interleaved, load_average, median, ratio, timed, validate
+
+REAL_CORPUS = HERE.parent.parent / "shared" / "corpus"  # real files beside the project (../shared/corpus), when present
 
 
 class Settings(NamedTuple):
@@ -44,12 +49,13 @@ class Settings(NamedTuple):
     tree_runs: int  # commands on the whole corpus
     growth_documents: int  # N of the N vs 10N documents check
     growth_files: int  # F of the F vs 10F files check
-    tree_documents: int  # of the tree whose peak memory is measured
-    handful: int  # small files of the "few files" worker check
+    tree_documents: int  # of the largest tree: the default against --jobs 1, --jobs 2 and peak memory
+    handful: int  # small files of the "few files" size
+    migrate_documents: int  # of the file migrate rewrites a tenth of (about 1 MB for 1,000)
 
 
-FULL = Settings(make_corpus.DEFAULT_DOCUMENTS, 3, 9, 3, 100, 100, 100_000, 5)
-QUICK = Settings(600, 2, 5, 2, 20, 20, 5_000, 5)
+FULL = Settings(make_corpus.DEFAULT_DOCUMENTS, 3, 9, 3, 100, 100, 100_000, 5, 1000)
+QUICK = Settings(600, 2, 5, 2, 20, 20, 5_000, 5, 200)
 
 
 # --------------------------------------------------------------------------- throughput
@@ -149,7 +155,26 @@ def pick_small_file(files: list[str], counts: list[int], corpus: str, mistakes) 
 # --------------------------------------------------------------------------- main
 
 
-def measure(corpus: str, work: Path, settings: Settings, seed: int) -> dict:
+def _sizes(corpus: str, work: Path, settings: Settings, small_file: str, real_corpus: str | None) -> list:
+    """What the default is run on against --jobs 1: one file, a few, the corpus, the real corpus, a tree a tenth of the largest, the largest."""
+    handful = scaling.small_files(corpus, settings.handful)
+    # Runs of a second or less are repeated as often as the one-file commands: there the default and
+    # --jobs 1 run alike, and only more rounds narrow the spread of the machine between them.
+    sizes = [
+        defaults.Size("1 file", [small_file], settings.command_runs),
+        defaults.Size(f"{len(handful)} small files", handful, settings.command_runs),
+        defaults.Size("the corpus", [corpus], settings.command_runs),
+    ]
+    if real_corpus and os.path.realpath(real_corpus) != os.path.realpath(corpus):
+        name = f"the real corpus ({os.path.basename(os.path.dirname(os.path.abspath(real_corpus)))}/corpus)"
+        sizes.append(defaults.Size(name, [real_corpus], settings.command_runs, real=True))
+    for documents, largest in ((settings.tree_documents // 10, False), (settings.tree_documents, True)):
+        path, count, size = scaling.write_tree(corpus, work / f"tree-{documents}", documents)
+        sizes.append(defaults.Size(f"tree of {count:,} documents", [path], settings.tree_runs, largest, documents=count, bytes=size))
+    return sizes
+
+
+def measure(corpus: str, work: Path, settings: Settings, seed: int, real_corpus: str | None = None) -> dict:
     files = corpus_files(corpus)
     if not files:
         raise SystemExit(f"bench: no YAML files in {corpus}")
@@ -183,11 +208,20 @@ def measure(corpus: str, work: Path, settings: Settings, seed: int) -> dict:
     file_growth = step("file_growth", scaling.measure_file_growth, trees, settings.repeats)
 
     largest = max([f for pair in growth_files.values() for f in pair] + files, key=os.path.getsize)
-    tree = scaling.write_tree(corpus, work / "memory-tree", settings.tree_documents)
-    memory = step("memory", scaling.measure_memory, svcconf_bin, corpus, small_file, largest, tree)
+    memory = step("memory", scaling.measure_memory, svcconf_bin, corpus, small_file, largest)
 
-    handful = scaling.small_files(corpus, settings.handful)
-    workers = step("workers", scaling.measure_workers, svcconf_bin, corpus, corpus, handful, settings.tree_runs, settings.command_runs)
+    sizes = _sizes(corpus, work, settings, small_file, real_corpus)
+    by_size = step("defaults", defaults.measure, svcconf_bin, corpus, sizes)
+    tree = by_size["largest"]
+    memory.update(
+        tree_documents=sizes[-1].documents,
+        tree_files=tree["files"],
+        tree_bytes=sizes[-1].bytes,
+        tree_peak_bytes=tree["peak_rss_bytes"],
+        tree_seconds=tree["jobs1_s"],
+    )
+    migrate_files = migrating.write_files(work / "migrate", settings.migrate_documents, seed)
+    migrate = step("migrate", migrating.measure, migrate_files, settings.repeats)
     commands = step("startup", startup.measure_commands, svcconf_bin, small_file, corpus, settings.command_runs)
     imports = step("imports", startup.measure_imports, small_file, corpus)
 
@@ -207,7 +241,8 @@ def measure(corpus: str, work: Path, settings: Settings, seed: int) -> dict:
         "growth": growth,
         "file_growth": file_growth,
         "memory": memory,
-        "workers": workers,
+        "defaults": by_size,
+        "migrate": migrate,
         "startup": {"file": small_file, "file_bytes": os.path.getsize(small_file), **commands},
         "imports": imports,
         "step_seconds": steps,
@@ -232,6 +267,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tree-documents", type=int, metavar="N", help=f"documents of the peak-memory tree (default {FULL.tree_documents:,})"
     )
+    parser.add_argument(
+        "--real-corpus",
+        metavar="DIR",
+        default=str(REAL_CORPUS) if REAL_CORPUS.is_dir() else None,
+        help="real files the default must run on at the CPU time of one process (default: ../shared/corpus, when present)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures and ratios as JSON to FILE")
     args = parser.parse_args(argv)
     settings = QUICK if args.quick else FULL
@@ -254,10 +295,13 @@ def main(argv: list[str] | None = None) -> int:
             corpus = str(work / "corpus")
             seconds, stats = timed(make_corpus.generate, corpus, settings.documents, args.seed, False, args.corpus_kind)
             generated = {**stats, "seconds": seconds}
-        result = measure(corpus, work, settings, args.seed)
+        result = measure(corpus, work, settings, args.seed, args.real_corpus)
     result["corpus"]["generated"] = generated
     result["load_average"] = {"start": load_at_start, "end": load_average()}
     result["total_seconds"] = time.perf_counter() - started
+    result["machine"] = platform.machine()
+    result["date"] = time.strftime("%Y-%m-%d")
+    result["targets"] = [{**t._asdict(), "verdict": t.verdict} for t in targets.judge(result)]
     report.print_report(result)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:

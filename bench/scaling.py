@@ -1,17 +1,15 @@
-"""How svcconf's cost grows: documents per file and files per tree (by kind), peak memory, and worker processes."""
+"""How svcconf's cost grows: documents per file and files per tree (by kind), and peak memory."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import make_corpus
 from corpusgen.all_kinds import KINDS
-from timing import children_cpu, compose, corpus_files, find_script, interleaved, median, peak_rss, ratio, run_command, validate
+from timing import compose, corpus_files, find_script, interleaved, median, peak_rss, ratio, validate
 
 GROWTH = 10  # the large case holds GROWTH times the small one
 
@@ -128,8 +126,11 @@ COMPOSE_FILE = (
 )
 
 
-def measure_memory(svcconf_bin: str, cwd: str, baseline_file: str, largest_file: str, tree: tuple[str, int, int]) -> dict:
-    """Peak RSS of `svcconf validate --jobs 1` on a small file (the constant), the largest file and a large tree."""
+def measure_memory(svcconf_bin: str, cwd: str, baseline_file: str, largest_file: str) -> dict:
+    """Peak RSS of `svcconf validate --jobs 1` on a small file (the constant) and on the largest file; libyaml's for reference.
+
+    The peak on the largest tree comes from the --jobs 1 runs of defaults.measure, which go through peak_rss too.
+    """
 
     def run(path: str) -> tuple[int, float]:
         return peak_rss([svcconf_bin, "validate", "--jobs", "1", "--no-config", path], cwd)
@@ -139,8 +140,6 @@ def measure_memory(svcconf_bin: str, cwd: str, baseline_file: str, largest_file:
     largest, _ = run(largest_file)
     compose_small, _ = peak_rss([sys.executable, "-c", COMPOSE_FILE, baseline_file], cwd, (0,))
     compose_largest, _ = peak_rss([sys.executable, "-c", COMPOSE_FILE, largest_file], cwd, (0,))
-    tree_path, tree_documents, tree_bytes = tree
-    tree_peak, tree_seconds = run(tree_path)
     largest_bytes = os.path.getsize(largest_file)
     return {
         "baseline_file": baseline_file,
@@ -152,11 +151,6 @@ def measure_memory(svcconf_bin: str, cwd: str, baseline_file: str, largest_file:
         "compose_baseline_peak_bytes": compose_small,
         "compose_largest_peak_bytes": compose_largest,
         "compose_growth_over_file": ratio(compose_largest - compose_small, largest_bytes),
-        "tree_documents": tree_documents,
-        "tree_files": len(corpus_files(tree_path)),
-        "tree_bytes": tree_bytes,
-        "tree_peak_bytes": tree_peak,
-        "tree_seconds": tree_seconds,
     }
 
 
@@ -170,46 +164,6 @@ def small_files(corpus: str, count: int) -> list[str]:
         if len(picked) < count and sum(compose([path])) == 1 and not any(os.path.dirname(p) == os.path.dirname(path) for p in picked):
             picked.append(path)
     return picked
-
-
-# A CPU-bound loop of about 0.2 s: run alone and two at once, it shows how many cores the machine gives right now.
-BUSY_LOOP = "total = 0\nfor i in range(3_000_000):\n    total += i"
-
-
-def _two_at_once(argv: list[str], cwd: str) -> float:
-    start = time.perf_counter()
-    processes = [subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL) for _ in range(2)]
-    for process in processes:
-        process.wait()
-    return time.perf_counter() - start
-
-
-def measure_workers(svcconf_bin: str, cwd: str, tree: str, handful: list[str], tree_runs: int, handful_runs: int) -> dict:
-    """Wall and CPU time of `svcconf validate --jobs 1` and `--jobs 2` on a tree of many files and on a handful of small files.
-
-    The CPU time (the process and its workers) shows the cost of the workers themselves, which a
-    busy machine does not hide; the cores a perfectly parallel job gets at the same time say what
-    speed-up the machine allowed."""
-    figures: dict = {"tree": tree, "tree_files": len(corpus_files(tree)), "handful": handful}
-    loop = [sys.executable, "-c", BUSY_LOOP]
-    alone, together = [], []
-    for name, paths, runs in (("tree", [tree], tree_runs), ("handful", handful, handful_runs)):
-        samples: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
-        run_command([svcconf_bin, "validate", "--no-config", "--jobs", "2", *paths], cwd, (0, 1))  # untimed: caches
-        for _ in range(runs):
-            for jobs in (1, 2):
-                before = children_cpu()
-                wall = run_command([svcconf_bin, "validate", "--no-config", "--jobs", str(jobs), *paths], cwd, (0, 1))
-                samples[jobs].append((wall, children_cpu() - before))
-            alone.append(run_command(loop, cwd))
-            together.append(_two_at_once(loop, cwd))
-        for jobs in (1, 2):
-            figures[f"{name}_jobs{jobs}_s"] = median([wall for wall, _cpu in samples[jobs]])
-            figures[f"{name}_jobs{jobs}_cpu_s"] = median([cpu for _wall, cpu in samples[jobs]])
-        figures[f"{name}_speedup"] = ratio(figures[f"{name}_jobs1_s"], figures[f"{name}_jobs2_s"])
-        figures[f"{name}_cpu_ratio"] = ratio(figures[f"{name}_jobs2_cpu_s"], figures[f"{name}_jobs1_cpu_s"])
-    figures["cores_available"] = ratio(2 * median(alone), median(together))
-    return figures
 
 
 def svcconf_script() -> str:

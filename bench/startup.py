@@ -1,4 +1,4 @@
-"""Start-up cost: a pre-commit-like run on one small file against yamllint, and where svcconf's import time goes."""
+"""Start-up cost: a pre-commit-like run on one small file against the floor of its imports and yamllint, and where svcconf's import time goes."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 from timing import COMMAND_ENV, find_script, interleaved, median, ratio, run_command
+
+FLOOR = "import yaml, jsonschema_rs"  # PyYAML (libyaml) to read and jsonschema-rs to check: what no run can do without
 
 
 def measure_commands(svcconf_bin: str, file: str, cwd: str, runs: int) -> dict:
@@ -16,6 +18,8 @@ def measure_commands(svcconf_bin: str, file: str, cwd: str, runs: int) -> dict:
         "svcconf_file": ([svcconf_bin, "validate", "--jobs", "1", file], (0, 1)),
         "yamllint_file": ([yamllint_bin, "-d", "relaxed", file], (0, 1)) if yamllint_bin else None,
         "svcconf_help": ([svcconf_bin, "--help"], (0,)),
+        # The floor: the interpreter with the two libraries every run needs, and nothing of svcconf.
+        "floor": ([sys.executable, "-c", FLOOR], (0,)),
         "python_pass": ([sys.executable, "-c", "pass"], (0,)),
     }
     present = {key: value for key, value in commands.items() if value}
@@ -31,6 +35,7 @@ def measure_commands(svcconf_bin: str, file: str, cwd: str, runs: int) -> dict:
         return figures[key]["median_s"] if figures[key] else None
 
     figures["ratios"] = {
+        "svcconf_over_floor": ratio(med("svcconf_file"), med("floor")),
         "svcconf_over_yamllint": ratio(med("svcconf_file"), med("yamllint_file")),
         "svcconf_file_over_help": ratio(med("svcconf_file"), med("svcconf_help")),
         "svcconf_help_over_python": ratio(med("svcconf_help"), med("python_pass")),

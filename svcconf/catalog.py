@@ -21,6 +21,7 @@ Release = tuple  # (major, minor)
 _RELEASE = re.compile(r"^v?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?\Z")
 
 
+@functools.lru_cache(maxsize=256)  # the tables name the same few releases in row after row
 def parse_release(text: str) -> Release:
     """`1.31`, `v1.31` or `1.31.2` as (1, 31)."""
     match = _RELEASE.match(str(text).strip())
@@ -123,8 +124,7 @@ class Lifecycle(NamedTuple):
 
 
 def _release_or_none(text: str) -> Release | None:
-    text = text.strip()
-    return parse_release(text) if text else None
+    return parse_release(text) if text else None  # read_table's cells are stripped
 
 
 class LifecycleTable(NamedTuple):
@@ -155,16 +155,16 @@ def lifecycle() -> LifecycleTable:
     rows: dict[tuple[str, str, str], Lifecycle] = {}
     for record in records:
         replacement = record["replacement"]
-        row = Lifecycle(
-            group=record["group"],
-            version=record["version"],
-            kind=record["kind"],
-            scope=record["scope"],
-            introduced=_release_or_none(record["introduced"]),
-            deprecated=_release_or_none(record["deprecated"]),
-            removed=_release_or_none(record["removed"]),
-            replacement=None if replacement in ("", "-") else replacement,
-            note=record["note"],
+        row = Lifecycle(  # positional: every validate run reads the whole table
+            record["group"],
+            record["version"],
+            record["kind"],
+            record["scope"],
+            _release_or_none(record["introduced"]),
+            _release_or_none(record["deprecated"]),
+            _release_or_none(record["removed"]),
+            None if replacement in ("", "-") else replacement,
+            record["note"],
         )
         rows[(row.group, row.version, row.kind)] = row
     group_scope: dict[str, str] = {}

@@ -12,11 +12,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .files import kind as file_kind
-from .gitindex import Tracked, tracked
-from .globs import Rule, compile_rule, ignored
+
+if TYPE_CHECKING:
+    from .gitindex import Tracked
+    from .globs import Rule
+
+# globs and gitindex are imported where patterns are matched and indexes read: a run that names its
+# files and excludes nothing (the pre-commit hook) needs neither.
 
 CONFIG_NAMES = (".svcconf.yaml", ".svcconf.yml")  # svcconf's configuration files: never checked as documents
 CONFIG_FILE = "svcconf's configuration file"  # why a walk leaves one out
@@ -28,6 +33,8 @@ ALWAYS_SKIPPED = ("node_modules",)  # besides folders whose name starts with a d
 
 @lru_cache(maxsize=1024)
 def _rules(lines: tuple[str, ...]) -> tuple[Rule, ...]:
+    from .globs import compile_rule
+
     return tuple(rule for line in lines if (rule := compile_rule(line)) is not None)
 
 
@@ -59,6 +66,8 @@ class Patterns(NamedTuple):
 
     def verdict(self, relative: str, is_dir: bool) -> tuple[bool | None, str]:
         """(True: matched, False: re-included by a `!` pattern, None: no pattern says; the deciding pattern)."""
+        from .globs import ignored
+
         rules = _rules(self.lines)
         matched, index = ignored(rules, relative, is_dir)
         return matched, rules[index].pattern if index is not None else ""
@@ -108,6 +117,8 @@ def per_file_ignored(name: str, table: dict, config_file: str | None) -> set[str
     relative = _relative(name, base)
     if not relative:
         return set()
+    from .globs import ignored
+
     turned_off: set[str] = set()
     for pattern, rules in table.items():
         if ignored(_rules((_as_written(pattern, base),)), relative, False)[0]:
@@ -215,6 +226,8 @@ class GitIgnores:
         if root is None:
             return False
         if root not in self._tracked:
+            from .gitindex import tracked
+
             self._tracked[root] = tracked(root)  # the index is read once per work tree
         index = self._tracked[root]
         relative = _under(os.path.join(real_folder, name), root)

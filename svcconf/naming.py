@@ -17,7 +17,6 @@ UPSTREAM_DOMAIN = "k8s.io"
 DOMAIN_ENV = "SVCCONF_API_DOMAIN"
 # A DNS subdomain with at least two labels; each dash run is followed by an alphanumeric, so no text matches two ways.
 _DOMAIN = re.compile(r"^[a-z0-9]+(?:-+[a-z0-9]+)*(?:\.[a-z0-9]+(?:-+[a-z0-9]+)*)+\Z")
-_VERSION = re.compile(r"^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?\Z")
 
 
 def valid_domain(domain: str) -> bool:

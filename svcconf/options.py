@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .config import Config
 
 DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
+AUTO_JOBS = 0  # ValidateOptions.jobs: as many processes as the work found pays for, up to the cores (workers.py)
 FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
 
 Release = tuple  # (1, NN)
@@ -43,7 +44,7 @@ class ValidateOptions(NamedTuple):
     )
     config_exclude: tuple[str, ...] = ()  # the configuration file's exclude patterns
     respect_gitignore: bool = True  # in a git work tree, folders are walked without what git ignores
-    jobs: int = 1
+    jobs: int = 1  # processes; AUTO_JOBS: as many as the work found pays for (the command line's default)
     select: tuple[str, ...] = ()  # report only these rule ids (empty: all)
     ignore: tuple[str, ...] = ()
     severity: dict | None = None  # rule id -> Severity
@@ -249,7 +250,7 @@ def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateO
         field_validation=args.field_validation or config.get("field-validation", "Strict"),
         max_file_size=args.max_file_size or DEFAULT_MAX_FILE_SIZE,
         **_paths(args, config_file),
-        jobs=args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1),
+        jobs=args.jobs if args.jobs and args.jobs > 0 else AUTO_JOBS,
         select=() if "*" in select else select,  # every rule, as no selection
         ignore=ignore,
         severity=severity,

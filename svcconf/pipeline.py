@@ -9,7 +9,7 @@ import gc
 import os
 from collections.abc import Callable, Iterable
 
-from . import catalog, suppression
+from . import catalog, suppression, workers
 from .discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ignored, special
 from .document import DocumentChecker
 from .files import NotAFile, TooLarge, read_limited
@@ -323,30 +323,33 @@ def check_text(text: str, options: ValidateOptions | None = None, name: str = "<
     return check_source(load_bytes(name, text.encode("utf-8")), options or ValidateOptions())
 
 
-# Each worker process starts, imports and compiles the schemas of its kinds on its own (tens of
-# milliseconds): it pays off only for this much input or more, so that is what each one gets.
-BYTES_PER_WORKER = 1 << 18
-
-
-def _workers(files: list[str], jobs: int) -> tuple[int, list[int]]:
-    """How many worker processes pay off for these files (below 2: none), and the files' sizes."""
-    if jobs < 2 or len(files) < 2 or STDIN in files:
-        return 0, []
+def _sizes(files: list[str]) -> list[int]:
     sizes = []
     for path in files:
         try:
             sizes.append(os.path.getsize(path))
         except OSError:
             sizes.append(0)
-    return min(jobs, len(files), sum(sizes) // BYTES_PER_WORKER), sizes
+    return sizes
 
 
 def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple]:
-    """A worker's files, sent back as plain tuples (a fifth of the pickling cost of FileResults)."""
+    """Files' results as plain tuples, which a worker sends back (a fifth of the pickling cost of FileResults)."""
     results = [check_file(path, options) for path in paths]
     return [
-        (r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, [tuple(d) for d in r.suppressed]) for r in results
+        (r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, [tuple(d) for d in r.suppressed], r.skip_reason)
+        for r in results
     ]
+
+
+def _unpacked(packed: tuple) -> FileResult:
+    documents, skipped, diagnostics, skipped_documents, suppressed, skip_reason = packed
+    result = FileResult([Diagnostic._make(d) for d in diagnostics])
+    result.suppressed = [Diagnostic._make(d) for d in suppressed]
+    result.documents, result.skipped = documents, skipped
+    result.skipped_documents = skipped_documents
+    result.skip_reason = skip_reason
+    return result
 
 
 Progress = Callable[[int, int], None]  # told (files done, files found) as a run goes on
@@ -361,46 +364,18 @@ def _serial(files: list[str], options: ValidateOptions, progress: Progress | Non
     return results
 
 
-def _parallel(
-    files: list[str], sizes: list[int], jobs: int, options: ValidateOptions, progress: Progress | None = None
-) -> list[FileResult]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+def _parallel(files: list[str], sizes: list[int], count: int, options: ValidateOptions, progress: Progress | None) -> list[FileResult]:
+    """The files checked by `count` processes (workers.py), chunk by chunk, the results in the files' order."""
+    from functools import partial
 
-    # Chunks are runs of files in their order, of about equal size. A folder's files are mostly of
-    # one kind, so each worker meets fewer kinds (and compiles fewer schemas, imports fewer rules)
-    # than if files were dealt out one by one; a worker takes the next chunk when it is done with
-    # one, which evens out the end. Results come back in the order of the files.
-    count = jobs * 4
-    total = sum(sizes) + len(sizes)
-    chunks: list[list[str]] = [[] for _ in range(count)]
-    before = 0
-    for path, size in zip(files, sizes):
-        chunks[min(count - 1, before * count // total)].append(path)
-        before += size + 1
-    chunks = [c for c in chunks if c]
-    # What every file needs is read before forking, so that the workers share it. The collector
-    # leaves the inherited objects alone (gc.freeze): walking them would copy every page they sit on.
-    catalog.lifecycle()
-    catalog.schema_index()
-    catalog.aliases()
-    gc.freeze()
-    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    results: list[FileResult] = []
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            for batch in pool.map(_check_many, chunks, [options] * len(chunks)):
-                for documents, skipped, diagnostics, skipped_documents, suppressed in batch:
-                    result = FileResult([Diagnostic._make(d) for d in diagnostics])
-                    result.suppressed = [Diagnostic._make(d) for d in suppressed]
-                    result.documents, result.skipped = documents, skipped
-                    result.skipped_documents = skipped_documents
-                    results.append(result)
-                if progress is not None:
-                    progress(len(results), len(files))
-    finally:
-        gc.unfreeze()
-    return results
+    from . import workers
+
+    chunked = workers.chunks(files, sizes, workers.chunk_count(sizes, count))
+    done = (lambda checked: progress(checked, len(files))) if progress is not None else None
+    # Compiling every kind first pays when the work is large; a few files forced onto workers compile what they meet.
+    warm = workers.work_of(sizes) >= workers.WORK_PER_PROCESS
+    packed = workers.run(chunked, partial(_check_many, options=options), count, done, warm=warm)
+    return [_unpacked(p) for p in packed]
 
 
 def _without_baseline(files: list[str], baseline: str, skipped: list[tuple[str, str]]) -> list[str]:
@@ -436,8 +411,9 @@ def validate(paths: Iterable[str], options: ValidateOptions | None = None, progr
     report = Report(files=len(files) + len(not_regular), unreadable=unreadable, options=options)
     report.skipped_paths = skipped_paths
     report.checked = [stdin_name(options) if path == STDIN else path for path in files] + not_regular
-    jobs, sizes = _workers(files, options.jobs)
-    results = _parallel(files, sizes, jobs, options, progress) if jobs > 1 else _serial(files, options, progress)
+    sizes = _sizes(files) if len(files) > 1 and STDIN not in files else []
+    count = workers.processes(sizes, options.jobs) if sizes else 1
+    results = _parallel(files, sizes, count, options, progress) if count > 1 else _serial(files, options, progress)
     results += [_not_regular(path, options) for path in not_regular]
     for result in results:
         report.diagnostics.extend(result.diagnostics)

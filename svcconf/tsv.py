@@ -13,18 +13,20 @@ def read_table(*parts: str) -> tuple[dict[str, str], list[dict[str, str]]]:
     rows: list[dict[str, str]] = []
     header: list[str] | None = None
     with open(os.path.join(DATA_DIR, *parts), encoding="utf-8") as handle:
-        for line in handle:
-            line = line.rstrip("\n")
-            if line.startswith("#"):
-                key, colon, value = line[1:].partition(":")
-                if colon:
-                    meta.setdefault(key.strip(), value.strip())
-                continue
-            if not line.strip():
-                continue
-            cells = [cell.strip() for cell in line.split("\t")]
-            if header is None:
-                header = cells
-                continue
-            rows.append(dict(zip(header, cells + [""] * (len(header) - len(cells)))))
+        text = handle.read()
+    for line in text.splitlines():
+        if line.startswith("#"):
+            key, colon, value = line[1:].partition(":")
+            if colon:
+                meta.setdefault(key.strip(), value.strip())
+            continue
+        if not line.strip():
+            continue
+        cells = list(map(str.strip, line.split("\t")))
+        if header is None:
+            header = cells
+            continue
+        if len(cells) < len(header):
+            cells += [""] * (len(header) - len(cells))
+        rows.append(dict(zip(header, cells)))
     return meta, rows

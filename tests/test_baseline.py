@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from svcconf import baseline as baseline_module
-from svcconf import pipeline
 from svcconf.add_suppressions import add_suppressions
 from svcconf.model import Diagnostic, Severity
 from tests.helpers import run
@@ -75,14 +74,13 @@ def test_write_baseline_records_todays_findings_one_entry_per_line_and_exits_0(p
     assert stat.S_IMODE(os.stat(project / "baseline.json").st_mode) == 0o644
 
 
-def test_the_baseline_is_the_same_bytes_from_one_process_or_several(project, monkeypatch) -> None:
+def test_the_baseline_is_the_same_bytes_from_one_process_or_several(project) -> None:
     for number in range(4):
         (project / f"more{number}.yaml").write_text(POLICY.replace("Bogus", f"Bogus{number % 2}"))
     write_baseline("-j", "1", ".")
     first = (project / "baseline.json").read_bytes()
-    monkeypatch.setattr(pipeline, "BYTES_PER_WORKER", 1)  # workers even for small files
     os.chmod(project / "baseline.json", 0o600)
-    write_baseline("-j", "2", ".")
+    write_baseline("-j", "2", ".")  # -j forces workers, even for small files
     assert (project / "baseline.json").read_bytes() == first
     assert stat.S_IMODE(os.stat(project / "baseline.json").st_mode) == 0o600  # an existing file keeps its mode
     keys = [(e["file"], e["rule"], e["path"], e["fingerprint"]) for e in entries(project / "baseline.json")]

@@ -93,3 +93,24 @@ def test_same_bytes_for_the_same_seed(make_corpus, tmp_path):
         assert tree(tmp_path / kind / "a") == tree(tmp_path / kind / "b")
     make_corpus.generate(tmp_path / "other-seed", documents=150, seed=10)
     assert tree(tmp_path / "other-seed") != tree(tmp_path / "all-kinds" / "a")
+
+
+def test_migrate_files_rewrite_one_document_in_ten_and_nothing_else(make_corpus, tmp_path):
+    """bench/migrating.py's premise: one document in ten is rewritten (a structural change, not a splice); the twin file is left alone."""
+    import migrating
+
+    from svcconf.migrate import migrate_bytes
+    from svcconf.options import MigrateOptions
+
+    files = migrating.write_files(tmp_path, 40, seed=5)
+    options = MigrateOptions(deprecated=True)
+    rewritten = migrate_bytes(files["rewrite"], Path(files["rewrite"]).read_bytes(), options)
+    assert [(edit.document, edit.mode) for edit in rewritten.edits] == [(n, "rewrite") for n in range(10, 41, 10)]
+    assert {edit.target for edit in rewritten.edits} == {"kubeadm.k8s.io/v1beta4 ClusterConfiguration"}
+    nothing = Path(files["nothing"]).read_bytes()
+    assert migrate_bytes(files["nothing"], nothing, options).output is None
+    # The twins differ only in the ClusterConfigurations: every other document is the same text.
+    old_documents = Path(files["rewrite"]).read_text(encoding="utf-8").split("\n---\n")
+    new_documents = nothing.decode("utf-8").split("\n---\n")
+    differing = [n + 1 for n, (a, b) in enumerate(zip(old_documents, new_documents)) if a != b]
+    assert len(old_documents) == len(new_documents) == 40 and differing == [10, 20, 30, 40]

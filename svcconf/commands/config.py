@@ -78,7 +78,7 @@ def effective_settings(options, baseline: str | None = None) -> dict:
         "max-file-size": options.max_file_size,
         "bootstrap": options.bootstrap,
         "fs-checks": options.fs_checks,
-        "jobs": options.jobs,
+        "jobs": options.jobs or "auto",
         "baseline": baseline,  # findings recorded there do not count
     }
 
@@ -96,6 +96,8 @@ def _notes(options, no_config: bool, baseline: str | None) -> dict[str, str]:
         notes["per-file-ignores"] = f"patterns relative to the folder of {options.config_file}"
     if options.bootstrap is None:
         notes["bootstrap"] = "inferred from the kinds each file holds"
+    if not options.jobs:
+        notes["jobs"] = "worker processes only where the files found pay for them (--jobs N forces N)"
     notes["baseline"] = "findings recorded there do not count" if baseline else "none: every finding counts"
     return notes
 

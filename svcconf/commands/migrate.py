@@ -6,7 +6,7 @@ import os
 import sys
 
 from ..options import add_shared_arguments, add_stdin_filename_argument, add_target_argument, release
-from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error
+from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error, loading
 
 HELP = "rewrite API versions an upgrade removes (in place with --write)"
 
@@ -85,11 +85,13 @@ def _patch_name(path: str) -> str:
 
 
 def run(args) -> int:
-    from ..config import ConfigError, read_config
-    from ..discovery import CONFIG_FILE, Selection, discover
-    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read, quiet_excludes
-    from ..pipeline import STDIN
-    from ..report.progress import progress_for
+    with loading():
+        from ..config import ConfigError, read_config
+        from ..discovery import CONFIG_FILE, Selection, discover
+        from ..migrate import engine  # noqa: F401 - loaded with the rest, before the first file
+        from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read, quiet_excludes
+        from ..pipeline import STDIN
+        from ..report.progress import progress_for
 
     paths = paths_to_read(args)
     if paths is None:

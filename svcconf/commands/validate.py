@@ -13,7 +13,7 @@ import sys
 
 from ..options import FIELD_VALIDATION, add_shared_arguments, add_stdin_filename_argument, add_target_argument
 from ..report import AUTO, FORMATS
-from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_problems, error, size
+from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_problems, error, loading, size
 
 HELP = "check files, folders or stdin (-)"
 
@@ -73,7 +73,12 @@ def add_settings_arguments(parser) -> None:
     )
     parser.add_argument("--ignore", type=comma_list, metavar="IDS", help="never report these rule ids or areas (comma list)")
     parser.add_argument(
-        "-j", "--jobs", type=int, default=None, metavar="N", help="worker processes for many files (default: number of cores)"
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="check with N processes (default: as many as the files found pay for, up to the number of cores)",
     )
     parser.add_argument("--max-file-size", type=size, metavar="SIZE", help="skip larger files with a warning (default: 8M)")
     parser.add_argument(
@@ -177,11 +182,12 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 
 
 def run(args) -> int:
-    from ..config import ConfigError, read_config
-    from ..model import Severity
-    from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, quiet_excludes, validate_options
-    from ..pipeline import Report, validate
-    from ..report import chosen_format
+    with loading():
+        from ..config import ConfigError, read_config
+        from ..model import Severity
+        from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, quiet_excludes, validate_options
+        from ..pipeline import Report, validate
+        from ..report import chosen_format
 
     if args.statistics and args.format == AUTO:
         args.format = "text"  # auto means annotations inside GitHub Actions; counts are not findings to annotate

@@ -41,6 +41,7 @@ class Loaded(NamedTuple):
     as_json: bool  # a JSON document, written back as JSON
     siblings: list[Sibling]
     stash: dict
+    normalised: str  # the unchanged document as the dumper writes it ("" for JSON)
 
 
 def load(text: str, plans: list[Plan], yaml: Any) -> tuple[dict[int, Loaded], list[tuple[Plan, guard.Blocker]]]:
@@ -57,10 +58,12 @@ def load(text: str, plans: list[Plan], yaml: Any) -> tuple[dict[int, Loaded], li
         body = text[start:end].replace("\r\n", "\n")
         try:
             data, as_json = _read(yaml, body, plan.document.root)
+            # Dumped now, before any conversion moves a field into or out of it: the spelling the source is compared with.
+            normalised = "" if as_json else _dumped(yaml, data, plan.document.root)
         except NotConvertible as err:
             unreadable.append((plan, err.blocker))
             continue
-        loaded[plan.document.index] = Loaded(data, as_json, siblings, stash)
+        loaded[plan.document.index] = Loaded(data, as_json, siblings, stash, normalised)
         siblings.append(Sibling(plan.units[0].gvk[2] if plan.units else "", data, body.split("\n")))
     return loaded, unreadable
 
@@ -94,6 +97,16 @@ def _placed(root: Node, err: Exception, what: str) -> guard.Blocker:
         column = mark.column + 1 + (root.start_mark.column if mark.line == 0 else 0)
         line += mark.line
     return guard.Blocker(line, column, (), f"{what} ({problem})")
+
+
+def _dumped(yaml: Any, data: Any, root: Node) -> str:
+    """A document as the round-trip dumper writes it; NotConvertible when it cannot."""
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return emit.dump(yaml, data).rstrip("\n")
+    except YAMLError as err:
+        raise NotConvertible(_placed(root, err, "the round-trip writer cannot write it back")) from None
 
 
 def reads_as(text: str, data: Any) -> bool:
@@ -132,14 +145,8 @@ def rewrite(
     if info.as_json:
         candidates = [json.dumps(document, indent=indent.mapping, ensure_ascii=False)]
     else:
-        from ruamel.yaml.error import YAMLError
-
-        try:
-            dumped = emit.fix_comments(emit.dump(yaml, document).rstrip("\n"), ctx.comment_fixes)
-            normalised = emit.dump(yaml, yaml.load(body)).rstrip("\n")
-        except YAMLError as err:
-            raise NotConvertible(_placed(plan.document.root, err, "the round-trip writer cannot write it back")) from None
-        merged = "\n".join(emit.keep_original_lines(body.split("\n"), normalised.split("\n"), dumped.split("\n")))
+        dumped = emit.fix_comments(_dumped(yaml, document, plan.document.root), ctx.comment_fixes)
+        merged = "\n".join(emit.keep_original_lines(body.split("\n"), info.normalised.split("\n"), dumped.split("\n")))
         # Kept source lines must fit the new ones (a file indented unevenly may not): check, else take the dump.
         candidates = [merged, dumped]
     new = next((candidate for candidate in candidates if reads_as(candidate, plan.data)), None)

@@ -9,6 +9,7 @@ comes from.
 
 from __future__ import annotations
 
+import gc
 from typing import NamedTuple
 
 from ..model import Diagnostic, Severity
@@ -34,8 +35,14 @@ def verify(outcome: FileOutcome, options: ValidateOptions) -> Verified:
     from ..source import load_bytes
 
     converted = {edit.document: edit.target.split(" (", 1)[0] for edit in outcome.edits}
-    source = load_bytes(outcome.name, outcome.output, max_size=max(options.max_file_size, len(outcome.output)))
-    found = check_source(source, options).diagnostics
+    collecting = gc.isenabled()
+    gc.disable()  # as validate's check_file: a file's nodes form no reference cycles
+    try:
+        source = load_bytes(outcome.name, outcome.output, max_size=max(options.max_file_size, len(outcome.output)), keep_nodes=False)
+        found = check_source(source, options).diagnostics
+    finally:
+        if collecting:
+            gc.enable()
     errors = [
         d._replace(migrated=converted[d.document].split(" ", 1)[0])
         for d in found
