@@ -1,7 +1,8 @@
 # Names vulture cannot see used: protocols called by libraries, the library API, tested grammar parts.
 import svcconf
-from svcconf import cli, construct, pipeline
+from svcconf import cli, pipeline
 from svcconf.go import reference
+from svcconf.load import construct
 from svcconf.migrate import emit
 from svcconf.server import app
 

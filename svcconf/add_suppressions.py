@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from . import suppression
-from .files import TooLarge, read_limited
+from .load.files import TooLarge, read_limited
+from .load.positions import LINE_BREAK
 from .model import Diagnostic
-from .positions import LINE_BREAK
 
 # Where YAML ends a line (libyaml and PyYAML alike): diagnostics count lines the same way.
 # Reported after inline suppressions are applied: a comment cannot hide them.
@@ -50,8 +50,8 @@ def add_suppressions(diagnostics: Iterable[Diagnostic], max_size: int, stdin: st
 
 def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[list[Diagnostic], int, list[str]]:
     """(findings suppressed, rule ids added, notes) for one file; the file is written only when its data stays the same."""
+    from .load.source import parse
     from .migrate.write import write_atomic
-    from .source import parse
 
     def left(why: str) -> tuple[list[Diagnostic], int, list[str]]:
         return [], 0, [f"{name}: {len(found)} finding{'s' if len(found) != 1 else ''} not suppressed: {why}"]
@@ -144,7 +144,7 @@ def _holder_lines(source):
 def suppressed_line(name: str, text: str, diagnostic: Diagnostic) -> tuple[int, str] | None:
     """The line (1-based) that --add-suppressions would write a diagnostic's suppression on, and that line with it
     (the editor's quick fix); None where a comment cannot go or would change the file's data."""
-    from .source import parse
+    from .load.source import parse
 
     pieces = LINE_BREAK.split(text)
     original = parse(name, text, keep_nodes=False)

@@ -15,11 +15,11 @@ from typing import Any
 
 from . import catalog
 from .document import DocumentChecker
+from .load.source import Document, SourceFile
 from .model import Anchor, Diagnostic, Finding, Severity
 from .naming import Naming
 from .options import MigrateOptions, ValidateOptions
 from .rules import Siblings
-from .source import Document, SourceFile
 
 NOT_CHECKED = "content-not-checked"
 

@@ -19,7 +19,7 @@ import stat
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .files import TooLarge, read_limited
+from .load.files import TooLarge, read_limited
 from .model import Diagnostic, Fingerprint, Severity
 from .options import OptionsError
 

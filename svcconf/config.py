@@ -10,7 +10,7 @@ import json
 import os
 import re
 
-from .discovery import CONFIG_NAMES
+from .load.discovery import CONFIG_NAMES
 from .model import Diagnostic, Severity
 
 MAX_CONFIG_SIZE = 1024 * 1024  # a configuration file is a few hundred bytes; a pull request may hold a huge one
@@ -79,7 +79,7 @@ def shown_path(path: str) -> str:
 
 def load_config(path: str) -> Config:
     name = str(path)
-    from .files import TooLarge, read_limited
+    from .load.files import TooLarge, read_limited
 
     try:
         data = read_limited(name, MAX_CONFIG_SIZE)
@@ -96,8 +96,8 @@ def load_config(path: str) -> Config:
 
 
 def _load_yaml(name: str, data: bytes) -> Config:
+    from .load.source import Locator, load_bytes
     from .schema import SchemaChecker
-    from .source import Locator, load_bytes
 
     source = load_bytes(name, data)
     problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message) for p in source.problems]

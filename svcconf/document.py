@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from . import catalog, rules
+from .load.source import Document
 from .model import Anchor, Finding, Path, Severity
 from .naming import GroupVersion, Naming
 from .options import ValidateOptions
 from .schema import checker_for
-from .source import Document
 
 
 class Unit(NamedTuple):

@@ -189,7 +189,7 @@ def export(directory: str, domain: str = UPSTREAM_DOMAIN, spelling: str = "kube"
 
 def _write(directory: str, relative: str, data: bytes) -> None:
     """Write one file below `directory`, creating folders; never through a symbolic link, at any level of its path."""
-    from .files import refuse_linked_folder
+    from .load.files import refuse_linked_folder
 
     path = os.path.join(directory, *relative.split("/"))
     refuse_linked_folder(path)

@@ -190,7 +190,7 @@ def _config_release(config: dict, key: str) -> Release | None:
 
 def _paths(args: argparse.Namespace, config: Config) -> dict:
     """The settings of which files are read: --exclude from the working directory, the config file's from its folder."""
-    from .globs import unreadable
+    from .load.globs import unreadable
 
     given = [("--exclude", p) for p in args.exclude] + [(f"exclude in {config.path}", p) for p in config.values.get("exclude", [])]
     given += [(f"per-file-ignores in {config.path}", p) for p in config.values.get("per-file-ignores", {})]

@@ -10,14 +10,14 @@ import os
 from collections.abc import Callable, Iterable
 
 from . import catalog, suppression, workers
-from .discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ignored, special
 from .document import DocumentChecker
-from .files import NotAFile, TooLarge, read_limited
+from .load.discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ignored, special
+from .load.files import NotAFile, TooLarge, read_limited
+from .load.source import SourceFile, load_bytes, too_large
 from .model import Diagnostic, Finding, Severity, Subject
 from .naming import Naming
 from .options import ValidateOptions
 from .rules import Siblings
-from .source import SourceFile, load_bytes, too_large
 
 STDIN_NAME = "<stdin>"
 BASELINE_FILE = "svcconf's baseline file"
@@ -98,7 +98,7 @@ def _load(path: str, name: str, options: ValidateOptions) -> SourceFile:
 
 def _names_group(head: bytes, options: ValidateOptions) -> str | None:
     """The first apiVersion of a group svcconf checks in a file's first bytes (any encoding read as UTF-8 or UTF-16)."""
-    from .mentions import checked_api_version
+    from .load.mentions import checked_api_version
 
     naming = Naming(options.api_domain)
     texts = [head.decode("utf-8", errors="replace")]
@@ -115,7 +115,7 @@ def _not_for_svcconf(source: SourceFile, options: ValidateOptions) -> FileResult
     """
     if not source.problems:
         return None
-    from .mentions import skip_reason
+    from .load.mentions import skip_reason
 
     reason = skip_reason(source.problems, source.text, Naming(options.api_domain))
     if reason is None:

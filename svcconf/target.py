@@ -80,7 +80,7 @@ def _config_position(path: str) -> tuple[int, int]:
         lines = data.decode("utf-8", errors="replace").splitlines()
         number = next((n for n, line in enumerate(lines, 1) if line.lstrip().lstrip('"').startswith(CONFIG_KEY)), 1)
         return number, 1
-    from .source import load_bytes
+    from .load.source import load_bytes
 
     source = load_bytes(path, data)
     if not source.documents or not isinstance(source.documents[0].data, dict):

@@ -12,7 +12,7 @@ from pathlib import Path
 import svcconf
 
 PACKAGE = Path(svcconf.__file__).parent
-CORE = ("svcconf.pipeline", "svcconf.document", "svcconf.schema", "svcconf.source", "svcconf.construct", "svcconf.catalog")
+CORE = ("svcconf.pipeline", "svcconf.document", "svcconf.schema", "svcconf.load.source", "svcconf.load.construct", "svcconf.catalog")
 
 
 def _module_name(path: Path) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf import source
+from svcconf.load import source
 from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_file, check_source
 from tests.conftest import FIXTURES

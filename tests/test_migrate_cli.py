@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from svcconf.load.source import parse
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.ops import leaves
 from svcconf.model import Diagnostic, Severity
 from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_text
-from svcconf.source import parse
 from tests.conftest import CORPUS
 from tests.helpers import run
 from tests.test_migrate import CASES
@@ -257,8 +257,8 @@ def test_properties_on_real_files(path: Path, mode: str) -> None:
 def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str) -> None:
     """Every converted document validates without errors at the --to release, or migrate's check names each error;
     and validate, checking the file as written through the conversion, reported each of them already."""
+    from svcconf.load.source import load_bytes
     from svcconf.migrate.verify import verify
-    from svcconf.source import load_bytes
 
     data = path.read_bytes()
     base, _due_rules = MODES[mode]

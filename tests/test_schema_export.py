@@ -13,7 +13,7 @@ import yaml
 from svcconf import rules
 from svcconf.catalog import aliases, schema_index
 from svcconf.document import DocumentChecker
-from svcconf.source import load_bytes
+from svcconf.load.source import load_bytes
 from tests.conftest import FIXTURES
 from tests.fixture_args import options_for
 from tests.helpers import run

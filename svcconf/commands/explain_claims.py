@@ -94,7 +94,7 @@ def load_config(path: str, options=None) -> dict | None:
     """The file's AuthenticationConfiguration, read as validate reads it (with `options`, ValidateOptions);
     None (errors printed) when the server would refuse it."""
     from ..explain.config import Unusable, load, read_input
-    from ..files import TooLarge
+    from ..load.files import TooLarge
 
     try:
         data = read_input(path)
@@ -114,7 +114,7 @@ def load_claims(path: str) -> dict | None:
     import json
 
     from ..explain.config import read_input
-    from ..files import TooLarge
+    from ..load.files import TooLarge
 
     try:
         text = read_input(path).decode("utf-8")

@@ -87,7 +87,7 @@ def _patch_name(path: str) -> str:
 def run(args) -> int:
     with loading():
         from ..config import ConfigError, read_config
-        from ..discovery import CONFIG_FILE, Selection, discover
+        from ..load.discovery import CONFIG_FILE, Selection, discover
         from ..migrate import engine  # noqa: F401 - loaded with the rest, before the first file
         from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read, quiet_excludes
         from ..pipeline import STDIN
@@ -197,12 +197,12 @@ def _exit_code(args, outcomes: list, run, stream, unwritten: bool) -> int:
 
 def _migrated(path: str, args, selection, options, quiet: bool):
     """The outcome of one file or of stdin (`-`), read within the size limit; None when it cannot be read (said on stderr)."""
-    from ..files import TooLarge, read_limited
+    from ..load.files import TooLarge, read_limited
+    from ..load.source import too_large
     from ..migrate import FileOutcome, migrate_bytes
     from ..migrate.engine import left_unchanged
     from ..options import DEFAULT_MAX_FILE_SIZE
     from ..pipeline import STDIN, STDIN_NAME
-    from ..source import too_large
 
     name = (args.stdin_filename or STDIN_NAME) if path == STDIN else path
     try:
@@ -245,7 +245,7 @@ def _root(path: str) -> str:
 
 def _destination(path: str, roots: list[str], follow: bool) -> tuple[str | None, str]:
     """The file to write for `path`, or None and why it must not be written: it, or a folder of its path, is a link."""
-    from ..files import linked_folder
+    from ..load.files import linked_folder
 
     link = path if os.path.islink(path) else linked_folder(path)
     if link is None:

@@ -121,7 +121,7 @@ def _open_report_file(path: str):
 
     A folder of its path that is a symbolic link is refused before any folder is created.
     """
-    from ..files import refuse_linked_folder
+    from ..load.files import refuse_linked_folder
 
     refuse_linked_folder(path)
     folder = os.path.dirname(path)
@@ -132,7 +132,7 @@ def _open_report_file(path: str):
 
 
 def _why_not_writable(path: str, err: OSError) -> str:
-    from ..files import linked_folder
+    from ..load.files import linked_folder
 
     link = linked_folder(path)
     if link is not None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yaml.nodes import Node
 
-from ..source import parse
+from ..load.source import parse
 from . import emit, guard
 from .ops import Context, comment_gap, comment_of
 

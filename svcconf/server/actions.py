@@ -12,9 +12,9 @@ import difflib
 from lsprotocol import types as lsp
 
 from ..add_suppressions import NOT_INLINE, suppressed_line
+from ..load.positions import LINE_BREAK
 from ..model import Diagnostic
 from ..options import MigrateOptions
-from ..positions import LINE_BREAK
 from ..secrets import is_secret
 from .convert import lines_of, to_lsp, units
 from .cursor import document_lines

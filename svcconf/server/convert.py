@@ -10,8 +10,8 @@ import functools
 
 from lsprotocol import types as lsp
 
+from ..load.positions import LINE_BREAK
 from ..model import Diagnostic, Severity
-from ..positions import LINE_BREAK
 
 SOURCE = "svcconf"
 SEVERITIES = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp.DiagnosticSeverity.Warning}

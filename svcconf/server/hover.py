@@ -11,9 +11,9 @@ import json
 from lsprotocol import types as lsp
 
 from .. import catalog
+from ..load.source import parse
 from ..options import ValidateOptions
 from ..secrets import is_secret
-from ..source import parse
 from . import fields
 from .convert import span
 
