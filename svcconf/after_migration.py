@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import catalog
 from .document import DocumentChecker
+from .known import catalog
+from .known.naming import Naming
 from .load.source import Document, SourceFile
 from .model import Anchor, Diagnostic, Finding, Severity
-from .naming import Naming
 from .options import MigrateOptions, ValidateOptions
 from .rules import Siblings
 

@@ -96,8 +96,8 @@ def load_config(path: str) -> Config:
 
 
 def _load_yaml(name: str, data: bytes) -> Config:
+    from .known.schema import SchemaChecker
     from .load.source import Locator, load_bytes
-    from .schema import SchemaChecker
 
     source = load_bytes(name, data)
     problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message) for p in source.problems]
@@ -124,8 +124,8 @@ def _load_yaml(name: str, data: bytes) -> Config:
 
 
 def _load_toml(name: str, data: bytes) -> Config:
-    from .docs import tomllib
-    from .schema import SchemaChecker
+    from .known.docs import tomllib
+    from .known.schema import SchemaChecker
 
     text = data.decode("utf-8", errors="replace")
     try:
@@ -214,13 +214,13 @@ def _rule_names(values: dict):
 
 
 def _semantic_findings(values: dict, config_path: str):
+    from .known.naming import valid_domain
     from .model import Finding
-    from .naming import valid_domain
 
     yield from _baseline_findings(values.get("baseline"), config_path)
     names = [(path, anchor, name) for path, anchor, name in _rule_names(values) if isinstance(name, str) and name != "*"]
     if names:  # the rule docs are read only for a file that names rules
-        from .docs import is_rule_name, unknown_rule_message
+        from .known.docs import is_rule_name, unknown_rule_message
 
         for path, anchor, name in names:
             if not is_rule_name(name):
@@ -264,7 +264,7 @@ def _baseline_findings(name, config_path: str):
 
 
 def _release(text) -> tuple | None:
-    from .catalog import parse_release
+    from .known.catalog import parse_release
 
     try:
         return parse_release(text) if isinstance(text, str) else None
@@ -273,7 +273,7 @@ def _release(text) -> tuple | None:
 
 
 def _unknown_release(text: str) -> str | None:
-    from .catalog import known_release
+    from .known.catalog import known_release
 
     try:
         known_release(text)

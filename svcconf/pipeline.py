@@ -9,13 +9,14 @@ import gc
 import os
 from collections.abc import Callable, Iterable
 
-from . import catalog, suppression, workers
+from . import suppression, workers
 from .document import DocumentChecker
+from .known import catalog
+from .known.naming import Naming
 from .load.discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ignored, special
 from .load.files import NotAFile, TooLarge, read_limited
 from .load.source import SourceFile, load_bytes, too_large
 from .model import Diagnostic, Finding, Severity, Subject
-from .naming import Naming
 from .options import ValidateOptions
 from .rules import Siblings
 

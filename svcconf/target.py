@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .catalog import Release, format_release, lifecycle
+from .known.catalog import Release, format_release, lifecycle
 from .model import Anchor, Diagnostic, Severity
 
 # The file name of a finding about the command line itself (as `<stdin>` names standard input).
@@ -37,7 +37,7 @@ class Origin(NamedTuple):
 
 def origin(flag: str, given: Release | None, config) -> Origin:
     """The target release of a run: the flag's value, else the configuration file's, else the newest release svcconf knows."""
-    from .catalog import parse_release
+    from .known.catalog import parse_release
 
     if given is not None:
         return Origin(given, flag=flag)

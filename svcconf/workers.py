@@ -114,9 +114,10 @@ def chunk_count(sizes: list[int], workers: int) -> int:
 def warm_up() -> None:
     """Compile every schema, import every rule module, the CEL binding and what checking a document as migrate converts it
     needs, so that forked workers share them instead of each compiling what it meets."""
-    from . import after_migration, catalog, cel, rules  # noqa: F401 - imported to be inherited
+    from . import after_migration, cel, rules  # noqa: F401 - imported to be inherited
+    from .known import catalog
+    from .known.schema import checker_for
     from .migrate import preview  # noqa: F401
-    from .schema import checker_for
 
     catalog.lifecycle()
     catalog.aliases()

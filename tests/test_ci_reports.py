@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.docs import all_rule_docs
+from svcconf.known.docs import all_rule_docs
 from tests.helpers import run
 from tests.test_cli import ENCRYPTION, POLICY_WARNING
 

@@ -291,7 +291,7 @@ def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str)
 
 
 def test_the_default_target_is_the_newest_release_of_the_upstream_table() -> None:
-    from svcconf.catalog import lifecycle
+    from svcconf.known.catalog import lifecycle
 
     assert lifecycle().newest == NEWEST  # else the properties above judge migrate at another release than it targets
 
@@ -300,7 +300,7 @@ def test_the_default_target_is_the_newest_release_of_the_upstream_table() -> Non
 
 
 def _removed_rows():
-    from svcconf.catalog import lifecycle
+    from svcconf.known.catalog import lifecycle
 
     return [row for row in lifecycle().rows.values() if row.removed and row.scope != "payload"]
 
@@ -651,7 +651,7 @@ def test_diff_masks_every_line_of_a_multi_line_secret(tmp_path: Path) -> None:
 
 
 def _has_secret_field(data: bytes) -> bool:
-    from svcconf.secrets import SECRET_FIELDS
+    from svcconf.known.secrets import SECRET_FIELDS
 
     return any(f"{name}:".encode() in data or f'"{name}"'.encode() in data for name in SECRET_FIELDS)
 
@@ -660,7 +660,7 @@ def test_diffs_of_files_without_secrets_apply_with_git(tmp_path: Path, monkeypat
     import shutil
     import subprocess
 
-    from svcconf.catalog import format_release
+    from svcconf.known.catalog import format_release
     from tests.test_migrate import CASES, options_for
 
     if shutil.which("git") is None:

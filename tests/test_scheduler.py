@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.catalog import parse_release
+from svcconf.known.catalog import parse_release
 from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_text
 from svcconf.rules.components.base import format_duration, parse_duration

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.catalog import parse_release
+from svcconf.known.catalog import parse_release
 from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_file
 from tests.conftest import CORPUS, params_or_skip

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.catalog import parse_release
+from svcconf.known.catalog import parse_release
 from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_text
 

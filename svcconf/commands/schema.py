@@ -27,7 +27,7 @@ def add_parser(commands) -> None:
 
 
 def run_export(args) -> int:
-    from ..export import export
+    from ..known.export import export
     from ..options import OptionsError, api_domain
 
     try:

@@ -188,9 +188,9 @@ def add_parsers(targets) -> None:
 def run(args) -> int:
     import sys
 
-    from ..catalog import format_release, lifecycle
     from ..commands import EXIT_OK, EXIT_USAGE, error
-    from ..naming import Naming
+    from ..known.catalog import format_release, lifecycle
+    from ..known.naming import Naming
     from ..options import OptionsError, api_domain
 
     try:

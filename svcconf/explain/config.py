@@ -6,10 +6,10 @@ from typing import Any, NamedTuple
 
 from yaml.nodes import Node
 
+from ..known.naming import Naming, default_domain
 from ..load.files import TooLarge, read_limited
 from ..load.source import SourceFile, load_bytes
 from ..model import Severity
-from ..naming import Naming, default_domain
 from ..options import DEFAULT_MAX_FILE_SIZE, ValidateOptions
 from ..pipeline import Report, check_source
 

@@ -16,12 +16,12 @@ from typing import Any, NamedTuple
 
 from yaml.nodes import ScalarNode
 
-from ..catalog import canonical, format_release, lifecycle
+from ..known.catalog import canonical, format_release, lifecycle
+from ..known.naming import UPSTREAM_DOMAIN, Naming
 from ..load.construct import PLAIN_TAG, STR_TAG
 from ..load.mentions import skip_reason
 from ..load.source import Document, FileProblem, decode, parse, position
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
-from ..naming import UPSTREAM_DOMAIN, Naming
 from ..options import MigrateOptions
 from . import emit, guard, upgrade
 from .flags import flag_step

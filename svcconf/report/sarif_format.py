@@ -13,7 +13,7 @@ import os
 from typing import TextIO
 
 from .. import __version__
-from ..docs import rule_doc
+from ..known.docs import rule_doc
 from ..model import Severity
 from ..pipeline import STDIN_NAME, Report
 from ..target import COMMAND_LINE

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from svcconf.catalog import parse_release
+from svcconf.known.catalog import parse_release
 from svcconf.model import Severity
 from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_file

@@ -35,8 +35,8 @@ def test_a_secret_in_an_invalid_field_passes_when_svcconf_redacts_it(tmp_path, m
     "shown", [lambda value: value, lambda value: value[:12], lambda value: value[-11:]], ids=["whole", "first-12", "last-11"]
 )
 def test_a_secret_shown_in_whole_or_in_part_is_caught(tmp_path, monkeypatch, shown) -> None:
+    from svcconf.known.secrets import Masked
     from svcconf.rules.bootstrap import configs
-    from svcconf.secrets import Masked
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(configs, "token_shown", lambda value: Masked(shown(value)))  # the planted bug
