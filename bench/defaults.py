@@ -59,7 +59,7 @@ def _processes(files: list[str]) -> int | None:
     but for the cores other work holds when a run starts (then it starts fewer)."""
     try:
         from svcconf import workers
-        from svcconf.options import AUTO_JOBS
+        from svcconf.settings.options import AUTO_JOBS
     except ImportError:  # a version of svcconf before this choice: one worker per core
         return None
 

@@ -60,7 +60,7 @@ def measure(files: dict[str, str], repeats: int) -> dict:
     """Seconds of migrate on each file and of validate on the file with nothing to convert; MB/s and the ratios."""
     from svcconf.migrate import migrate_bytes
     from svcconf.migrate.verify import verify
-    from svcconf.options import MigrateOptions, ValidateOptions
+    from svcconf.settings.options import MigrateOptions, ValidateOptions
 
     options = MigrateOptions(deprecated=True)
     checking = ValidateOptions(jobs=1, max_file_size=1 << 30)

@@ -49,8 +49,8 @@ def validate(paths: list[str], jobs: int = 1):
     """The library entry point behind `svcconf validate`, without rendering."""
     from svcconf.pipeline import validate
 
-    try:  # the options' home since svcconf/options.py; before it, pipeline.Options
-        from svcconf.options import ValidateOptions as options
+    try:  # the options' home since svcconf/settings/options.py; before it, pipeline.Options
+        from svcconf.settings.options import ValidateOptions as options
     except ImportError:
         from svcconf.pipeline import Options as options
     return validate(paths, options(jobs=jobs))

@@ -14,8 +14,8 @@ __all__ = ["FileOutcome", "MigrateOptions", "Report", "ValidateOptions", "__vers
 _HOMES = {
     "validate": "pipeline",
     "Report": "pipeline",
-    "ValidateOptions": "options",
-    "MigrateOptions": "options",
+    "ValidateOptions": "settings.options",
+    "MigrateOptions": "settings.options",
     "migrate_bytes": "migrate",
     "FileOutcome": "migrate",
 }

@@ -18,8 +18,8 @@ from .known import catalog
 from .known.naming import Naming
 from .load.source import Document, SourceFile
 from .model import Anchor, Diagnostic, Finding, Severity
-from .options import MigrateOptions, ValidateOptions
 from .rules import Siblings
+from .settings.options import MigrateOptions, ValidateOptions
 
 NOT_CHECKED = "content-not-checked"
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .load.files import TooLarge, read_limited
 from .model import Diagnostic, Fingerprint, Severity
-from .options import OptionsError
+from .settings.options import OptionsError
 
 if TYPE_CHECKING:
     from .pipeline import Report

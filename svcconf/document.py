@@ -15,7 +15,7 @@ from .known.naming import GroupVersion, Naming
 from .known.schema import checker_for
 from .load.source import Document
 from .model import Anchor, Finding, Path, Severity
-from .options import ValidateOptions
+from .settings.options import ValidateOptions
 
 
 class Unit(NamedTuple):

@@ -17,8 +17,8 @@ from .load.discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ig
 from .load.files import NotAFile, TooLarge, read_limited
 from .load.source import SourceFile, load_bytes, too_large
 from .model import Diagnostic, Finding, Severity, Subject
-from .options import ValidateOptions
 from .rules import Siblings
+from .settings.options import ValidateOptions
 
 STDIN_NAME = "<stdin>"
 BASELINE_FILE = "svcconf's baseline file"

@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from .options import AUTO_JOBS
+from .settings.options import AUTO_JOBS
 
 # A file costs about as much as 1 KB of its content (opening, reading, the per-file steps of the
 # report). A forked worker costs about 0.1 s of CPU time (every kind compiled first, the pages it

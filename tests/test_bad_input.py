@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from svcconf import pipeline
-from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_file, validate
+from svcconf.settings.options import ValidateOptions
 from tests.helpers import Run, run, run_contained
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"

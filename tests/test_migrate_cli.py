@@ -12,8 +12,8 @@ from svcconf.load.source import parse
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.ops import leaves
 from svcconf.model import Diagnostic, Severity
-from svcconf.options import ValidateOptions
 from svcconf.pipeline import check_text
+from svcconf.settings.options import ValidateOptions
 from tests.conftest import CORPUS
 from tests.helpers import run
 from tests.test_migrate import CASES

@@ -32,8 +32,8 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    from ..config import ConfigError, read_config
-    from ..options import OptionsError, validate_options
+    from ..settings.config import ConfigError, read_config
+    from ..settings.options import OptionsError, validate_options
 
     try:
         config = read_config(args)

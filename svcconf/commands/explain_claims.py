@@ -40,7 +40,7 @@ class Standalone:
 
 def add_settings_arguments(parser) -> None:
     """The settings an explain command reads its file with: validate's, from the same configuration file."""
-    from ..options import add_target_argument
+    from ..settings.options import add_target_argument
 
     add_target_argument(
         parser, help="release the server runs: 1.31, v1.31 or 1.31.2 (default: target-version of the configuration file, else the newest)"
@@ -54,8 +54,8 @@ def add_settings_arguments(parser) -> None:
 def settings(args):
     """validate's options for this run (ValidateOptions), read as validate reads them: its defaults, the
     configuration file (read_config) and --target-version; None after saying why they cannot be used."""
-    from ..config import ConfigError, read_config
-    from ..options import OptionsError, validate_options
+    from ..settings.config import ConfigError, read_config
+    from ..settings.options import OptionsError, validate_options
     from . import config_error
     from .validate import add_parser
 

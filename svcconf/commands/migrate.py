@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..options import add_shared_arguments, add_stdin_filename_argument, add_target_argument, release
+from ..settings.options import add_shared_arguments, add_stdin_filename_argument, add_target_argument, release
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error, loading
 
 HELP = "rewrite API versions an upgrade removes (in place with --write)"
@@ -86,12 +86,19 @@ def _patch_name(path: str) -> str:
 
 def run(args) -> int:
     with loading():
-        from ..config import ConfigError, read_config
         from ..load.discovery import CONFIG_FILE, Selection, discover
         from ..migrate import engine  # noqa: F401 - loaded with the rest, before the first file
-        from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read, quiet_excludes
         from ..pipeline import STDIN
         from ..report.progress import progress_for
+        from ..settings.config import ConfigError, read_config
+        from ..settings.options import (
+            STDIN_FILENAME_WITHOUT_STDIN,
+            OptionsError,
+            checking_options,
+            migrate_options,
+            paths_to_read,
+            quiet_excludes,
+        )
 
     paths = paths_to_read(args)
     if paths is None:
@@ -159,7 +166,7 @@ def _run_summary(args, config, options, checking, outcomes: list, files: int):
     from ..migrate.verify import verify
     from ..pipeline import _configure
     from ..report.migrate_report import Run
-    from ..target import not_released, origin
+    from ..settings.target import not_released, origin
 
     target = origin("--to-version", args.target_version, config)
     notice = not_released(target)
@@ -201,8 +208,8 @@ def _migrated(path: str, args, selection, options, quiet: bool):
     from ..load.source import too_large
     from ..migrate import FileOutcome, migrate_bytes
     from ..migrate.engine import left_unchanged
-    from ..options import DEFAULT_MAX_FILE_SIZE
     from ..pipeline import STDIN, STDIN_NAME
+    from ..settings.options import DEFAULT_MAX_FILE_SIZE
 
     name = (args.stdin_filename or STDIN_NAME) if path == STDIN else path
     try:

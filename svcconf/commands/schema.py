@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..options import add_domain_argument, add_target_argument
+from ..settings.options import add_domain_argument, add_target_argument
 from . import EXIT_OK, EXIT_USAGE, error, usage
 
 
@@ -28,7 +28,7 @@ def add_parser(commands) -> None:
 
 def run_export(args) -> int:
     from ..known.export import export
-    from ..options import OptionsError, api_domain
+    from ..settings.options import OptionsError, api_domain
 
     try:
         written = export(args.directory, api_domain(args), args.naming, args.target_version)

@@ -11,8 +11,8 @@ import contextlib
 import os
 import sys
 
-from ..options import FIELD_VALIDATION, add_shared_arguments, add_stdin_filename_argument, add_target_argument
 from ..report import AUTO, FORMATS
+from ..settings.options import FIELD_VALIDATION, add_shared_arguments, add_stdin_filename_argument, add_target_argument
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_problems, error, loading, size
 
 HELP = "check files, folders or stdin (-)"
@@ -183,11 +183,11 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 
 def run(args) -> int:
     with loading():
-        from ..config import ConfigError, read_config
         from ..model import Severity
-        from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, quiet_excludes, validate_options
         from ..pipeline import Report, validate
         from ..report import chosen_format
+        from ..settings.config import ConfigError, read_config
+        from ..settings.options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, quiet_excludes, validate_options
 
     if args.statistics and args.format == AUTO:
         args.format = "text"  # auto means annotations inside GitHub Actions; counts are not findings to annotate
@@ -250,7 +250,7 @@ def run(args) -> int:
 def _warn_target(report, args, config) -> None:
     """A target past the releases svcconf knows in full is said in the report (never baselined or suppressed in a file)."""
     from ..pipeline import _configure
-    from ..target import not_released, origin
+    from ..settings.target import not_released, origin
 
     warning = not_released(origin("--target-version", args.target_version, config))
     if warning is not None:

@@ -162,7 +162,7 @@ def _components(text: str) -> list[str]:
 
 
 def add_parsers(targets) -> None:
-    from ..options import add_domain_argument, add_target_argument
+    from ..settings.options import add_domain_argument, add_target_argument
 
     for name, what in (("init-defaults", "kubeadm init"), ("join-defaults", "kubeadm join")):
         parser = targets.add_parser(
@@ -191,7 +191,7 @@ def run(args) -> int:
     from ..commands import EXIT_OK, EXIT_USAGE, error
     from ..known.catalog import format_release, lifecycle
     from ..known.naming import Naming
-    from ..options import OptionsError, api_domain
+    from ..settings.options import OptionsError, api_domain
 
     try:
         naming = Naming(api_domain(args))

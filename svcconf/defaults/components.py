@@ -64,7 +64,7 @@ def document(kind: str, domain: str = "k8s.io", spelling: str = "kube") -> str |
 
 
 def add_parsers(targets) -> None:
-    from ..options import add_domain_argument
+    from ..settings.options import add_domain_argument
 
     parser = targets.add_parser(
         "defaults",
@@ -83,7 +83,7 @@ def run(args) -> int:
     import sys
 
     from ..commands import EXIT_OK, EXIT_USAGE, error
-    from ..options import OptionsError, api_domain
+    from ..settings.options import OptionsError, api_domain
 
     try:
         domain = api_domain(args)

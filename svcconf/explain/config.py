@@ -10,8 +10,8 @@ from ..known.naming import Naming, default_domain
 from ..load.files import TooLarge, read_limited
 from ..load.source import SourceFile, load_bytes
 from ..model import Severity
-from ..options import DEFAULT_MAX_FILE_SIZE, ValidateOptions
 from ..pipeline import Report, check_source
+from ..settings.options import DEFAULT_MAX_FILE_SIZE, ValidateOptions
 
 
 class Unusable(Exception):

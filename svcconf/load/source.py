@@ -16,7 +16,7 @@ import yaml
 from yaml.nodes import Node
 
 from ..model import Severity
-from ..options import DEFAULT_MAX_FILE_SIZE
+from ..settings.options import DEFAULT_MAX_FILE_SIZE
 from .construct import MAX_ALIAS_BYTES, MAX_EXPANDED_NODES, AliasBomb, AliasTooLarge, BudgetBuilder, Builder, NodeLoader, placed_problems
 from .positions import Locator, Span, SpanLocator, position, span_of, span_start
 

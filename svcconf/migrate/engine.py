@@ -22,7 +22,7 @@ from ..load.construct import PLAIN_TAG, STR_TAG
 from ..load.mentions import skip_reason
 from ..load.source import Document, FileProblem, decode, parse, position
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
-from ..options import MigrateOptions
+from ..settings.options import MigrateOptions
 from . import emit, guard, upgrade
 from .flags import flag_step
 from .ops import Added, Context, Note, Review, clone

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from ..known.naming import Naming
 from ..load.source import Document
 from ..model import Path
-from ..options import MigrateOptions
+from ..settings.options import MigrateOptions
 from .engine import Plan, _plan
 from .origin import Origin
 from .rewrite import Sibling

@@ -16,7 +16,7 @@ from . import emit, guard
 from .ops import Context, comment_gap, comment_of
 
 if TYPE_CHECKING:
-    from ..options import MigrateOptions
+    from ..settings.options import MigrateOptions
     from .engine import Plan
 
 

@@ -13,7 +13,7 @@ import gc
 from typing import NamedTuple
 
 from ..model import Diagnostic, Severity
-from ..options import ValidateOptions
+from ..settings.options import ValidateOptions
 from .engine import FileOutcome
 
 

@@ -16,7 +16,7 @@ from .. import __version__
 from ..known.docs import rule_doc
 from ..model import Severity
 from ..pipeline import STDIN_NAME, Report
-from ..target import COMMAND_LINE
+from ..settings.target import COMMAND_LINE
 from .escape import file_uri, json_text, uri_reference
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

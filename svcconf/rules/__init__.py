@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from ..known.naming import GroupVersion
 from ..known.secrets import REDACTED, render_at
 from ..model import Anchor, Finding, Path, Severity, Subject, render_value
-from ..options import ValidateOptions
+from ..settings.options import ValidateOptions
 
 RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
 

@@ -15,7 +15,7 @@ from ..add_suppressions import NOT_INLINE, suppressed_line
 from ..known.secrets import is_secret
 from ..load.positions import LINE_BREAK
 from ..model import Diagnostic
-from ..options import MigrateOptions
+from ..settings.options import MigrateOptions
 from .convert import lines_of, to_lsp, units
 from .cursor import document_lines
 

@@ -12,7 +12,7 @@ from lsprotocol import types as lsp
 
 from ..known import catalog
 from ..known.naming import Naming
-from ..options import ValidateOptions
+from ..settings.options import ValidateOptions
 from . import fields
 from .cursor import document_lines, entry, header, parents, present_keys
 

@@ -13,7 +13,7 @@ from lsprotocol import types as lsp
 from ..known import catalog
 from ..known.secrets import is_secret
 from ..load.source import parse
-from ..options import ValidateOptions
+from ..settings.options import ValidateOptions
 from . import fields
 from .convert import span
 

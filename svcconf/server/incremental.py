@@ -19,9 +19,9 @@ from ..document import DocumentChecker
 from ..load.positions import Locator
 from ..load.source import KEEP_NODES_UP_TO, Document, SourceFile, parse
 from ..model import Diagnostic
-from ..options import ValidateOptions
 from ..pipeline import check_bytes, check_source
 from ..rules import Siblings
+from ..settings.options import ValidateOptions
 
 MARKERS = ("\n---", "\n...")
 _MARKER_ENDS = frozenset((" ", "\t", "\n", "\r", ""))

@@ -80,7 +80,7 @@ def _flags() -> argparse.ArgumentParser:
 def options_for(case: Case):
     """Validate and migrate options from the seed's first-line flags (unknown or broken flags are dropped)."""
     from svcconf.known.catalog import parse_release
-    from svcconf.options import MigrateOptions, ValidateOptions
+    from svcconf.settings.options import MigrateOptions, ValidateOptions
 
     try:
         args, _rest = _flags().parse_known_args(list(case.args))
