@@ -71,7 +71,7 @@ def measure(files: dict[str, str], repeats: int) -> dict:
         return lambda: migrate_bytes(files[name], data[name], options)
 
     def validate(name: str):
-        from svcconf.pipeline import validate as run
+        from svcconf import validate as run
 
         return lambda: run([files[name]], checking)
 

@@ -96,7 +96,7 @@ def main() -> int:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
 
-    from svcconf.pipeline import check_bytes
+    from svcconf.lint.check import check_bytes
     from svcconf.server.incremental import OpenFile
     from svcconf.settings.options import ValidateOptions
 

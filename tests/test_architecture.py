@@ -13,8 +13,8 @@ import svcconf
 
 PACKAGE = Path(svcconf.__file__).parent
 CORE = (
-    "svcconf.pipeline",
-    "svcconf.document",
+    "svcconf.lint.pipeline",
+    "svcconf.lint.document",
     "svcconf.known.schema",
     "svcconf.load.source",
     "svcconf.load.construct",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from svcconf.lint.check import check_file, check_source
 from svcconf.load import source
-from svcconf.pipeline import check_file, check_source
 from svcconf.settings.options import ValidateOptions
 from tests.conftest import FIXTURES
 from tests.test_fixtures import expected_lines, render

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from svcconf.lint.check import check_text
 from svcconf.load.source import parse
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.ops import leaves
 from svcconf.model import Diagnostic, Severity
-from svcconf.pipeline import check_text
 from svcconf.settings.options import ValidateOptions
 from tests.conftest import CORPUS
 from tests.helpers import run
@@ -272,7 +272,7 @@ def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str)
     converted = {e.document for e in outcome.edits if e.mode != "append"} | {e.document for e in outcome.edits}
     assert verified.converted == len(converted)
     after = load_bytes(str(path), outcome.output or b"", max_size=len(outcome.output or b"") + 1)
-    from svcconf.pipeline import check_source
+    from svcconf.lint.check import check_source
 
     errors = [
         d for d in check_source(after, check).diagnostics if d.document in converted and d.severity == Severity.ERROR and not d.migrated

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from svcconf.known.catalog import parse_release
-from svcconf.pipeline import check_text
+from svcconf.lint.check import check_text
 from svcconf.rules.components.base import format_duration, parse_duration
 from svcconf.settings.options import ValidateOptions
 

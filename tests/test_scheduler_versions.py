@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from svcconf.known.catalog import parse_release
-from svcconf.pipeline import check_file
+from svcconf.lint.check import check_file
 from svcconf.settings.options import ValidateOptions
 from tests.conftest import CORPUS, params_or_skip
 

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from svcconf import rules
-from svcconf.document import DocumentChecker
 from svcconf.known.catalog import aliases, schema_index
+from svcconf.lint.document import DocumentChecker
 from svcconf.load.source import load_bytes
 from tests.conftest import FIXTURES
 from tests.fixture_args import options_for

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.pipeline import check_bytes
+from svcconf.lint.check import check_bytes
 from svcconf.server.incremental import OpenFile, pieces
 from svcconf.settings.options import ValidateOptions
 from tests.conftest import FIXTURES

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from svcconf.known.catalog import parse_release
-from svcconf.pipeline import check_text
+from svcconf.lint.check import check_text
 from svcconf.settings.options import ValidateOptions
 
 AUTHN_1_29 = """apiVersion: apiserver.config.k8s.io/v1alpha1

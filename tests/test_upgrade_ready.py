@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
+from svcconf.lint.check import check_text
 from svcconf.load.source import parse
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.preview import Converted, preview
 from svcconf.model import Anchor
-from svcconf.pipeline import check_text
 from svcconf.settings.options import ValidateOptions
 from tests.helpers import run
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from svcconf import forking, pipeline, workers
+from svcconf.lint import forking, pipeline, workers
 from svcconf.settings.options import AUTO_JOBS, ValidateOptions
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  bogus: {n}\n"

@@ -86,9 +86,8 @@ def _patch_name(path: str) -> str:
 
 def run(args) -> int:
     with loading():
-        from ..load.discovery import CONFIG_FILE, Selection, discover
+        from ..load.discovery import CONFIG_FILE, STDIN, Selection, discover
         from ..migrate import engine  # noqa: F401 - loaded with the rest, before the first file
-        from ..pipeline import STDIN
         from ..report.progress import progress_for
         from ..settings.config import ConfigError, read_config
         from ..settings.options import (
@@ -162,9 +161,9 @@ def run(args) -> int:
 
 def _run_summary(args, config, options, checking, outcomes: list, files: int):
     """What the report says besides the edits: the target and where it came from, the check of each converted file, the hops."""
+    from ..lint.check import configure
     from ..migrate.hops import hops
     from ..migrate.verify import verify
-    from ..pipeline import _configure
     from ..report.migrate_report import Run
     from ..settings.target import not_released, origin
 
@@ -172,7 +171,7 @@ def _run_summary(args, config, options, checking, outcomes: list, files: int):
     notice = not_released(target)
     verified = {o.name: verify(o, checking) for o in outcomes if o.changed}
     steps = hops(options.from_version, options.resolved_target()) if options.from_version else []
-    return Run(files, target, verified, _configure([notice], notice.file, checking) if notice else [], steps)
+    return Run(files, target, verified, configure([notice], notice.file, checking) if notice else [], steps)
 
 
 def _report(args, outcomes: list, run, stream, options, stdin: bool) -> None:
@@ -204,11 +203,12 @@ def _exit_code(args, outcomes: list, run, stream, unwritten: bool) -> int:
 
 def _migrated(path: str, args, selection, options, quiet: bool):
     """The outcome of one file or of stdin (`-`), read within the size limit; None when it cannot be read (said on stderr)."""
+    from ..lint.result import STDIN_NAME
+    from ..load.discovery import STDIN
     from ..load.files import TooLarge, read_limited
     from ..load.source import too_large
     from ..migrate import FileOutcome, migrate_bytes
     from ..migrate.engine import left_unchanged
-    from ..pipeline import STDIN, STDIN_NAME
     from ..settings.options import DEFAULT_MAX_FILE_SIZE
 
     name = (args.stdin_filename or STDIN_NAME) if path == STDIN else path

@@ -7,10 +7,11 @@ from typing import Any, NamedTuple
 from yaml.nodes import Node
 
 from ..known.naming import Naming, default_domain
+from ..lint.check import check_source
+from ..lint.result import Report
 from ..load.files import TooLarge, read_limited
 from ..load.source import SourceFile, load_bytes
 from ..model import Severity
-from ..pipeline import Report, check_source
 from ..settings.options import DEFAULT_MAX_FILE_SIZE, ValidateOptions
 
 

@@ -31,8 +31,8 @@ def verify(outcome: FileOutcome, options: ValidateOptions) -> Verified:
     """The converted documents of a file and their errors at `options`' target (nothing when the file does not change)."""
     if not outcome.changed or outcome.output is None:
         return Verified(0, [])
+    from ..lint.check import check_source
     from ..load.source import load_bytes
-    from ..pipeline import check_source
 
     converted = {edit.document: edit.target.split(" (", 1)[0] for edit in outcome.edits}
     collecting = gc.isenabled()

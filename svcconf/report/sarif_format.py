@@ -14,8 +14,8 @@ from typing import TextIO
 
 from .. import __version__
 from ..known.docs import rule_doc
+from ..lint.result import STDIN_NAME, Report
 from ..model import Severity
-from ..pipeline import STDIN_NAME, Report
 from ..settings.target import COMMAND_LINE
 from .escape import file_uri, json_text, uri_reference
 

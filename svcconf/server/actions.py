@@ -11,8 +11,8 @@ import difflib
 
 from lsprotocol import types as lsp
 
-from ..add_suppressions import NOT_INLINE, suppressed_line
 from ..known.secrets import is_secret
+from ..lint.add_suppressions import NOT_INLINE, suppressed_line
 from ..load.positions import LINE_BREAK
 from ..model import Diagnostic
 from ..settings.options import MigrateOptions

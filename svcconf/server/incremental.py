@@ -15,11 +15,11 @@ import gc
 import itertools
 from collections.abc import Iterator
 
-from ..document import DocumentChecker
+from ..lint.check import check_bytes, check_source
+from ..lint.document import DocumentChecker
 from ..load.positions import Locator
 from ..load.source import KEEP_NODES_UP_TO, Document, SourceFile, parse
 from ..model import Diagnostic
-from ..pipeline import check_bytes, check_source
 from ..rules import Siblings
 from ..settings.options import ValidateOptions
 

@@ -107,7 +107,7 @@ RULE_ERRORS: list[str] = []  # where each failing rule raised, filled by the hoo
 
 def install_hooks() -> None:
     """Record where a failing rule raised: svcconf turns it into a one-line internal-error diagnostic."""
-    from svcconf import document
+    from svcconf.lint import document
 
     original = getattr(document, "_run_rule", None)
     if original is None or getattr(original, "recording", False):
@@ -138,7 +138,7 @@ def render(report, fmt: str) -> str:
 
 def check_validate(case: Case, options, failures: list[Failure], formats: tuple[str, ...]):
     """Validate the case's file and render every format; return the report (None if validate failed)."""
-    from svcconf.pipeline import validate
+    from svcconf.lint.pipeline import validate
 
     RULE_ERRORS.clear()
     report = guarded("validate", lambda: validate([case.path], options), failures)

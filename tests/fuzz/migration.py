@@ -49,8 +49,8 @@ def _outside(text: str, converted: set[int]) -> tuple[int, str]:
 
 def _removed_left(case: Case, output: bytes | None, outcome, options, report) -> list[str]:
     """Documents of migrate's result that still hold a removed API version it did not ask to review."""
+    from svcconf.lint.check import check_source
     from svcconf.load.source import load_bytes
-    from svcconf.pipeline import check_source
 
     if output is not None:
         diagnostics = check_source(load_bytes(case.path, output, max_size=options.max_file_size), options).diagnostics

@@ -67,7 +67,7 @@ def test_an_exception_in_a_report_format_is_caught_as_a_traceback(tmp_path, monk
 
 
 def test_an_exception_out_of_validate_is_caught_as_a_traceback(tmp_path, monkeypatch) -> None:
-    from svcconf import pipeline
+    from svcconf.lint import pipeline
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(pipeline, "check_file", lambda *_args, **_kwargs: {}["planted"])
@@ -77,7 +77,8 @@ def test_an_exception_out_of_validate_is_caught_as_a_traceback(tmp_path, monkeyp
 
 
 def test_a_rule_that_raises_is_caught_as_an_internal_error(tmp_path, monkeypatch) -> None:
-    from svcconf import document, rules
+    from svcconf import rules
+    from svcconf.lint import document
 
     from .checks import install_hooks
 
