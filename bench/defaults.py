@@ -1,6 +1,6 @@
 """The default run (no --jobs) against --jobs 1 at every size, and --jobs 2 on the largest tree: fresh processes, paired.
 
-The default chooses its worker processes from the work it finds (svcconf/workers.py); it must
+The default chooses its worker processes from the work it finds (svcconf/lint/workers.py); it must
 never be slower than one process, from one file to the largest tree, and on the real corpus it
 must cost no more CPU time than one process either. Each round runs every mode once, one after the
 other (--jobs 1, the default, and --jobs 2 on the largest tree), so that a slow spell of the machine
@@ -58,8 +58,8 @@ def _processes(files: list[str]) -> int | None:
     """How many processes the default starts for these files on an idle machine: svcconf's own choice, made here the same way
     but for the cores other work holds when a run starts (then it starts fewer)."""
     try:
-        from svcconf import workers
-        from svcconf.options import AUTO_JOBS
+        from svcconf.lint import workers
+        from svcconf.settings.options import AUTO_JOBS
     except ImportError:  # a version of svcconf before this choice: one worker per core
         return None
 

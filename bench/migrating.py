@@ -60,7 +60,7 @@ def measure(files: dict[str, str], repeats: int) -> dict:
     """Seconds of migrate on each file and of validate on the file with nothing to convert; MB/s and the ratios."""
     from svcconf.migrate import migrate_bytes
     from svcconf.migrate.verify import verify
-    from svcconf.options import MigrateOptions, ValidateOptions
+    from svcconf.settings.options import MigrateOptions, ValidateOptions
 
     options = MigrateOptions(deprecated=True)
     checking = ValidateOptions(jobs=1, max_file_size=1 << 30)
@@ -71,7 +71,7 @@ def measure(files: dict[str, str], repeats: int) -> dict:
         return lambda: migrate_bytes(files[name], data[name], options)
 
     def validate(name: str):
-        from svcconf.pipeline import validate as run
+        from svcconf import validate as run
 
         return lambda: run([files[name]], checking)
 

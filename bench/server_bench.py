@@ -96,9 +96,9 @@ def main() -> int:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
 
-    from svcconf.options import ValidateOptions
-    from svcconf.pipeline import check_bytes
+    from svcconf.lint.check import check_bytes
     from svcconf.server.incremental import OpenFile
+    from svcconf.settings.options import ValidateOptions
 
     text = make_file()
     uri = Path(os.path.abspath("bench-server.yaml")).as_uri()

@@ -47,13 +47,13 @@ def compose(files: list[str]) -> list[int]:
 
 def validate(paths: list[str], jobs: int = 1):
     """The library entry point behind `svcconf validate`, without rendering."""
-    from svcconf.pipeline import validate
+    import svcconf
 
-    try:  # the options' home since svcconf/options.py; before it, pipeline.Options
-        from svcconf.options import ValidateOptions as options
+    try:  # the library's options since they moved out of the pipeline; before that, pipeline.Options
+        from svcconf import ValidateOptions as options
     except ImportError:
         from svcconf.pipeline import Options as options
-    return validate(paths, options(jobs=jobs))
+    return svcconf.validate(paths, options(jobs=jobs))
 
 
 def timed(function: Callable, *args):

@@ -12,10 +12,10 @@ __version__ = "0.2.0.dev0"  # on the way to 0.2.0: CHANGELOG.md's Unreleased sec
 __all__ = ["FileOutcome", "MigrateOptions", "Report", "ValidateOptions", "__version__", "migrate_bytes", "validate"]
 
 _HOMES = {
-    "validate": "pipeline",
-    "Report": "pipeline",
-    "ValidateOptions": "options",
-    "MigrateOptions": "options",
+    "validate": "lint.pipeline",
+    "Report": "lint.result",
+    "ValidateOptions": "settings.options",
+    "MigrateOptions": "settings.options",
     "migrate_bytes": "migrate",
     "FileOutcome": "migrate",
 }

@@ -8,8 +8,8 @@ from __future__ import annotations
 import shlex
 
 from svcconf.cli import build_parser
-from svcconf.config import Config
-from svcconf.options import ValidateOptions, validate_options
+from svcconf.settings.config import Config
+from svcconf.settings.options import ValidateOptions, validate_options
 
 PREFIX = "# fixture-args:"
 

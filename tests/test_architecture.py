@@ -12,7 +12,14 @@ from pathlib import Path
 import svcconf
 
 PACKAGE = Path(svcconf.__file__).parent
-CORE = ("svcconf.pipeline", "svcconf.document", "svcconf.schema", "svcconf.source", "svcconf.construct", "svcconf.catalog")
+CORE = (
+    "svcconf.lint.pipeline",
+    "svcconf.lint.document",
+    "svcconf.known.schema",
+    "svcconf.load.source",
+    "svcconf.load.construct",
+    "svcconf.known.catalog",
+)
 
 
 def _module_name(path: Path) -> str:

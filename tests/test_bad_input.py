@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
-from svcconf import pipeline
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_file, validate
+from svcconf.lint import check as one_file
+from svcconf.lint.check import check_file
+from svcconf.lint.pipeline import validate
+from svcconf.settings.options import ValidateOptions
 from tests.helpers import Run, run, run_contained
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
@@ -131,7 +132,7 @@ def test_unreadable_file(tmp_path, monkeypatch) -> None:
     def refuse(_path, _limit):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("svcconf.pipeline.read_limited", refuse)
+    monkeypatch.setattr("svcconf.lint.check.read_limited", refuse)
     result = run("validate", "--no-config", "-f", "json", str(path))
     assert result.code == 2
     [diagnostic] = result.json()["diagnostics"]
@@ -306,14 +307,14 @@ def test_file_names_that_are_not_utf8_are_carried_through(tmp_path) -> None:
 def test_a_failure_in_one_file_is_its_diagnostic_and_the_others_are_checked(tmp_path, monkeypatch) -> None:
     (tmp_path / "a.yaml").write_text(POLICY)
     (tmp_path / "b.yaml").write_text(POLICY.replace("Metadata", "Everything"))
-    real = pipeline.load_bytes
+    real = one_file.load_bytes
 
     def fail_on_a(name: str, data: bytes, **options):
         if name.endswith("a.yaml"):
             raise RecursionError("maximum recursion depth exceeded")
         return real(name, data, **options)
 
-    monkeypatch.setattr(pipeline, "load_bytes", fail_on_a)
+    monkeypatch.setattr(one_file, "load_bytes", fail_on_a)
     result = run("validate", "--no-config", "-f", "json", str(tmp_path))
     assert result.code == 1
     assert diagnostics(result) == [

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from svcconf import baseline as baseline_module
-from svcconf.add_suppressions import add_suppressions
+from svcconf.lint import baseline as baseline_module
+from svcconf.lint.add_suppressions import add_suppressions
 from svcconf.model import Diagnostic, Severity
 from tests.helpers import run
 from tests.test_cli import ENCRYPTION, KEY_9_BYTES
@@ -417,7 +417,7 @@ def test_add_suppressions_puts_the_comment_on_the_key_that_holds_a_mapping(proje
 
 def test_the_safety_net_refuses_an_edit_that_changes_the_data(tmp_path, monkeypatch) -> None:
     """With the multi-line string guard planted away, the check of the edited file's data still keeps the file as it was."""
-    from svcconf import add_suppressions as module
+    from svcconf.lint import add_suppressions as module
 
     path = tmp_path / "policy.yaml"
     text = 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: "Meta\n      data"\n'

@@ -100,7 +100,7 @@ def test_migrate_files_rewrite_one_document_in_ten_and_nothing_else(make_corpus,
     import migrating
 
     from svcconf.migrate import migrate_bytes
-    from svcconf.options import MigrateOptions
+    from svcconf.settings.options import MigrateOptions
 
     files = migrating.write_files(tmp_path, 40, seed=5)
     options = MigrateOptions(deprecated=True)

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from svcconf.catalog import lifecycle, schema_index, schema_root
-from svcconf.docs import all_rule_docs
+from svcconf.known.catalog import lifecycle, schema_index, schema_root
+from svcconf.known.docs import all_rule_docs
 from tests.conftest import FIXTURES
 
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")

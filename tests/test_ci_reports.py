@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.docs import all_rule_docs
+from svcconf.known.docs import all_rule_docs
 from tests.helpers import run
 from tests.test_cli import ENCRYPTION, POLICY_WARNING
 
@@ -81,7 +81,7 @@ def test_an_internal_error_leaves_a_failed_report(project, monkeypatch) -> None:
     def boom(*_args, **_kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("svcconf.pipeline.validate", boom)
+    monkeypatch.setattr("svcconf.lint.pipeline.validate", boom)
     result = run("validate", "-f", "json", "-o", "r.json", ".")
     assert result.code == 2
     _says_the_run_failed("json", (project / "r.json").read_text(), "internal error: RuntimeError: disk on fire")

@@ -320,7 +320,7 @@ def test_an_unexpected_failure_is_one_line_and_exit_2(project, monkeypatch) -> N
     def boom(*_args, **_kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("svcconf.pipeline.validate", boom)
+    monkeypatch.setattr("svcconf.lint.pipeline.validate", boom)
     result = run("validate", ".")
     assert result.code == 2
     assert result.err == "svcconf: internal error: RuntimeError: disk on fire (set SVCCONF_DEBUG=1 for the traceback; please report it)\n"

@@ -12,9 +12,9 @@ import os
 
 import pytest
 
+from svcconf.lint.check import check_file
 from svcconf.model import Severity
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_file
+from svcconf.settings.options import ValidateOptions
 from tests.conftest import CORPUS, params_or_skip
 from tests.corpus_labels import Expect, expectations, unmet
 

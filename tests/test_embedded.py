@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from svcconf import rules
-from svcconf.pipeline import check_text
+from svcconf.lint.check import check_text
 
 OUTER = """apiVersion: audit.k8s.io/v1
 kind: Policy

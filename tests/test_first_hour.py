@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from svcconf.catalog import format_release, lifecycle, parse_release
+from svcconf.known.catalog import format_release, lifecycle, parse_release
 from tests.conftest import ROOT
 from tests.helpers import run
 from tests.test_cli import ENCRYPTION

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.pipeline import check_file
+from svcconf.lint.check import check_file
 from tests.conftest import FIXTURES, rewrite_sidecar
 from tests.fixture_args import options_for
 

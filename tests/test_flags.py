@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.catalog import lifecycle, parse_release
+from svcconf.known.catalog import lifecycle, parse_release
+from svcconf.known.tsv import DATA_DIR, read_table
 from svcconf.rules.flags import table as tables
-from svcconf.tsv import DATA_DIR, read_table
 from tests.helpers import run
 from tests.tools import flag_table
 

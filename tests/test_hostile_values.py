@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from svcconf.pipeline import check_text
+from svcconf.lint.check import check_text
 
 HANG_GUARD = 10  # seconds
 

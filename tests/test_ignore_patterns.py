@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from svcconf.discovery import Patterns, Selection
-from svcconf.globs import compile_rule, ignored
-from svcconf.options import ValidateOptions
+from svcconf.load.discovery import Patterns, Selection
+from svcconf.load.globs import compile_rule, ignored
+from svcconf.settings.options import ValidateOptions
 from tests.helpers import run
 from tests.test_linear_input import deadline
 

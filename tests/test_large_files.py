@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf import source
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_file, check_source
+from svcconf.lint.check import check_file, check_source
+from svcconf.load import source
+from svcconf.settings.options import ValidateOptions
 from tests.conftest import FIXTURES
 from tests.test_fixtures import expected_lines, render
 

@@ -11,8 +11,8 @@ import signal
 
 import pytest
 
+from svcconf.lint.check import check_text
 from svcconf.model import Diagnostic
-from svcconf.pipeline import check_text
 from tests.helpers import run
 
 DEADLINE = 20  # seconds

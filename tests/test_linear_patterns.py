@@ -73,7 +73,7 @@ KNOWN_BAD = {
 def test_every_module_pattern_is_found() -> None:
     # The walk must see patterns in plain attributes and inside containers (construct's resolver table).
     assert "svcconf.go.reference.REFERENCE" in MODULE_PATTERNS
-    assert any(name.startswith("svcconf.construct.") for name in MODULE_PATTERNS)
+    assert any(name.startswith("svcconf.load.construct.") for name in MODULE_PATTERNS)
     assert len(MODULE_PATTERNS) >= 30
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import codecs
 
+from svcconf.load.source import load_bytes, position
 from svcconf.model import Anchor
-from svcconf.source import load_bytes, position
 
 
 def load(text: str):
@@ -76,6 +76,6 @@ def test_documents_are_composed_by_libyaml() -> None:
     # The pure-Python parser is ~15x slower; svcconf must not fall back to it silently.
     from yaml.cyaml import CParser
 
-    from svcconf.construct import NodeLoader
+    from svcconf.load.construct import NodeLoader
 
     assert issubclass(NodeLoader, CParser)

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from svcconf.cli import build_parser
-from svcconf.config import Config
+from svcconf.lint.check import check_text
 from svcconf.migrate import MigrateOptions, migrate_bytes
-from svcconf.options import ValidateOptions, migrate_options
-from svcconf.pipeline import check_text
+from svcconf.settings.config import Config
+from svcconf.settings.options import ValidateOptions, migrate_options
 from tests.conftest import FIXTURES
 
 MIGRATE = FIXTURES / "migrate"

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from svcconf.lint.check import check_text
+from svcconf.load.source import parse
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.ops import leaves
 from svcconf.model import Diagnostic, Severity
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_text
-from svcconf.source import parse
+from svcconf.settings.options import ValidateOptions
 from tests.conftest import CORPUS
 from tests.helpers import run
 from tests.test_migrate import CASES
@@ -257,8 +257,8 @@ def test_properties_on_real_files(path: Path, mode: str) -> None:
 def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str) -> None:
     """Every converted document validates without errors at the --to release, or migrate's check names each error;
     and validate, checking the file as written through the conversion, reported each of them already."""
+    from svcconf.load.source import load_bytes
     from svcconf.migrate.verify import verify
-    from svcconf.source import load_bytes
 
     data = path.read_bytes()
     base, _due_rules = MODES[mode]
@@ -272,7 +272,7 @@ def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str)
     converted = {e.document for e in outcome.edits if e.mode != "append"} | {e.document for e in outcome.edits}
     assert verified.converted == len(converted)
     after = load_bytes(str(path), outcome.output or b"", max_size=len(outcome.output or b"") + 1)
-    from svcconf.pipeline import check_source
+    from svcconf.lint.check import check_source
 
     errors = [
         d for d in check_source(after, check).diagnostics if d.document in converted and d.severity == Severity.ERROR and not d.migrated
@@ -291,7 +291,7 @@ def test_converted_documents_validate_or_migrate_says_why(path: Path, mode: str)
 
 
 def test_the_default_target_is_the_newest_release_of_the_upstream_table() -> None:
-    from svcconf.catalog import lifecycle
+    from svcconf.known.catalog import lifecycle
 
     assert lifecycle().newest == NEWEST  # else the properties above judge migrate at another release than it targets
 
@@ -300,7 +300,7 @@ def test_the_default_target_is_the_newest_release_of_the_upstream_table() -> Non
 
 
 def _removed_rows():
-    from svcconf.catalog import lifecycle
+    from svcconf.known.catalog import lifecycle
 
     return [row for row in lifecycle().rows.values() if row.removed and row.scope != "payload"]
 
@@ -651,7 +651,7 @@ def test_diff_masks_every_line_of_a_multi_line_secret(tmp_path: Path) -> None:
 
 
 def _has_secret_field(data: bytes) -> bool:
-    from svcconf.secrets import SECRET_FIELDS
+    from svcconf.known.secrets import SECRET_FIELDS
 
     return any(f"{name}:".encode() in data or f'"{name}"'.encode() in data for name in SECRET_FIELDS)
 
@@ -660,7 +660,7 @@ def test_diffs_of_files_without_secrets_apply_with_git(tmp_path: Path, monkeypat
     import shutil
     import subprocess
 
-    from svcconf.catalog import format_release
+    from svcconf.known.catalog import format_release
     from tests.test_migrate import CASES, options_for
 
     if shutil.which("git") is None:

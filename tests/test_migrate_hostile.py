@@ -214,8 +214,8 @@ def _hostile_variants(text: str, rng) -> list[str]:
 def test_no_input_reaches_the_internal_error_path() -> None:
     import random
 
+    from svcconf.load.source import parse
     from svcconf.migrate import migrate_bytes
-    from svcconf.source import parse
     from tests.conftest import FIXTURES
 
     rng = random.Random(20261125)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.mentions import api_versions, checked_api_version
-from svcconf.naming import Naming
+from svcconf.known.naming import Naming
+from svcconf.load.mentions import api_versions, checked_api_version
 from tests.helpers import run
 from tests.linear_check import worst_case
 

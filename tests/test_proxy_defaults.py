@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from svcconf.catalog import PACKAGE_DIR, schema_root
+from svcconf.known.catalog import PACKAGE_DIR, schema_root
 from tests.conftest import SHARED
 from tests.helpers import run
 

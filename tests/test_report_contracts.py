@@ -149,7 +149,7 @@ def test_json_statistics_hold_the_version_the_summary_the_configuration_and_the_
 
 
 def test_sarif_results_carry_the_field_path_the_document_and_the_fix(tmp_path, monkeypatch) -> None:
-    from svcconf.docs import rule_doc
+    from svcconf.known.docs import rule_doc
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "cron.yaml").write_text(CRONJOB)

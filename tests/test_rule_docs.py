@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import svcconf
-from svcconf.docs import UPSTREAM_RELEASE, UPSTREAM_REPO, all_rule_docs, in_words, reporting_modules
+from svcconf.known.docs import UPSTREAM_RELEASE, UPSTREAM_REPO, all_rule_docs, in_words, reporting_modules
 from tests.conftest import ROOT
 from tests.helpers import run
 

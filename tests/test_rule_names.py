@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.docs import all_rule_docs, area_rules, rule_areas
-from svcconf.pipeline import check_text
+from svcconf.known.docs import all_rule_docs, area_rules, rule_areas
+from svcconf.lint.check import check_text
 from tests.helpers import run
 from tests.test_cli import ENCRYPTION, KEY_9_BYTES, POLICY_WARNING
 from tests.test_linear_input import deadline

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.catalog import parse_release
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_text
+from svcconf.known.catalog import parse_release
+from svcconf.lint.check import check_text
 from svcconf.rules.components.base import format_duration, parse_duration
+from svcconf.settings.options import ValidateOptions
 
 HEAD = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 

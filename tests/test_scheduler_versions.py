@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.catalog import parse_release
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_file
+from svcconf.known.catalog import parse_release
+from svcconf.lint.check import check_file
+from svcconf.settings.options import ValidateOptions
 from tests.conftest import CORPUS, params_or_skip
 
 # rules-components 3.1: deprecated and removed (no longer decodable) releases.

@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from svcconf import rules
-from svcconf.catalog import aliases, schema_index
-from svcconf.document import DocumentChecker
-from svcconf.source import load_bytes
+from svcconf.known.catalog import aliases, schema_index
+from svcconf.lint.document import DocumentChecker
+from svcconf.load.source import load_bytes
 from tests.conftest import FIXTURES
 from tests.fixture_args import options_for
 from tests.helpers import run

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from svcconf.known.schema import SchemaChecker
 from svcconf.model import Anchor, Severity
-from svcconf.schema import SchemaChecker
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

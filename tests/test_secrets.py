@@ -164,8 +164,8 @@ def test_a_duplicated_key_that_is_a_collection_is_not_quoted(tmp_path) -> None:
 
 
 def test_rule_helpers_mask_values_at_secret_paths() -> None:
+    from svcconf.known.secrets import Masked
     from svcconf.rules import duplicate, invalid, not_supported
-    from svcconf.secrets import Masked
 
     key = ("resources", 0, "providers", 0, "aescbc", "keys", 0, "secret")
     assert invalid(key, "hunter2", "bad").message == 'Invalid value: "REDACTED": bad'
@@ -181,7 +181,7 @@ def test_rule_helpers_mask_values_at_secret_paths() -> None:
 
 
 def test_schema_messages_never_quote_an_object_holding_a_secret() -> None:
-    from svcconf.schema import SchemaChecker
+    from svcconf.known.schema import SchemaChecker
 
     schema = {"type": "object", "properties": {"keys": {"type": "array", "items": {"not": {"required": ["name"]}}}}}
     [finding] = SchemaChecker(schema).check({"keys": [{"name": "k1", "secret": "hunter2"}]})

@@ -95,7 +95,7 @@ async def test_hover_tells_field_api_version_and_rule(client: LanguageClient, tm
     # audit.k8s.io/v1beta1 was deprecated in 1.21 and removed in 1.24 for audit.k8s.io/v1 (lifecycle.tsv)
     assert "**audit.k8s.io/v1beta1 Policy**: removed in 1.24: 1.36 does not serve it; migrate to audit.k8s.io/v1" in shown
     # the finding there: the rule's summary from its docs
-    from svcconf.docs import rule_doc
+    from svcconf.known.docs import rule_doc
 
     assert rule_doc("removed-api-version").summary in shown
     scheduler = tmp_path / "scheduler.yaml"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from svcconf.options import ValidateOptions
 from svcconf.server import fields
 from svcconf.server.completion import completions
 from svcconf.server.hover import api_version_help
+from svcconf.settings.options import ValidateOptions
 
 
 def _labels(text: str, row: int, column: int, target: tuple) -> list[str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_bytes
+from svcconf.lint.check import check_bytes
 from svcconf.server.incremental import OpenFile, pieces
+from svcconf.settings.options import ValidateOptions
 from tests.conftest import FIXTURES
 
 FILES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".yaml", ".json") and not p.name.endswith(".migrated.yaml"))

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from svcconf import pipeline
-from svcconf.catalog import format_release, lifecycle
-from svcconf.docs import all_rule_docs
+from svcconf.known.catalog import format_release, lifecycle
+from svcconf.known.docs import all_rule_docs
+from svcconf.lint import pipeline
 from tests.conftest import FIXTURES
 from tests.helpers import run
 

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from svcconf.lint.check import check_text
 from svcconf.model import Severity
-from svcconf.pipeline import check_text
 
 # rules[1] can never match (rules[0] takes every request): unreachable-audit-rule (warning) at 5:5.
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n  - level: None{comment}\n    verbs: [watch]\n"

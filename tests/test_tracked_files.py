@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from svcconf.gitindex import tracked
+from svcconf.load.gitindex import tracked
 from tests.helpers import run
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git makes the index these tests read")

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.catalog import parse_release
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_text
+from svcconf.known.catalog import parse_release
+from svcconf.lint.check import check_text
+from svcconf.settings.options import ValidateOptions
 
 AUTHN_1_29 = """apiVersion: apiserver.config.k8s.io/v1alpha1
 kind: AuthenticationConfiguration

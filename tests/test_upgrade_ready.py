@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
+from svcconf.lint.check import check_text
+from svcconf.load.source import parse
 from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.preview import Converted, preview
 from svcconf.model import Anchor
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_text
-from svcconf.source import parse
+from svcconf.settings.options import ValidateOptions
 from tests.helpers import run
 
 HOMELAB = """\

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from svcconf import forking, pipeline, workers
-from svcconf.options import AUTO_JOBS, ValidateOptions
+from svcconf.lint import forking, pipeline, workers
+from svcconf.settings.options import AUTO_JOBS, ValidateOptions
 
 POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  bogus: {n}\n"
 KUBELET = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nhealthzPort: {n}\n"

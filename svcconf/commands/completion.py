@@ -37,7 +37,7 @@ def run(args) -> int:
     import shtab
 
     from ..cli import build_parser
-    from ..docs import area_rules, rule_areas
+    from ..known.docs import area_rules, rule_areas
 
     rule_ids = sorted(name for name in (*rule_areas(), *area_rules()) if _RULE_NAME.match(name))
     parser = build_parser()

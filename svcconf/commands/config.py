@@ -32,8 +32,8 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    from ..config import ConfigError, read_config
-    from ..options import OptionsError, validate_options
+    from ..settings.config import ConfigError, read_config
+    from ..settings.options import OptionsError, validate_options
 
     try:
         config = read_config(args)
@@ -57,7 +57,7 @@ def run(args) -> int:
 
 def effective_settings(options, baseline: str | None = None) -> dict:
     """The settings of a validate run, keyed as the configuration file spells them (as the flag where it has no key)."""
-    from ..catalog import format_release
+    from ..known.catalog import format_release
 
     config_file = options.config_file
     return {

@@ -40,7 +40,7 @@ class Standalone:
 
 def add_settings_arguments(parser) -> None:
     """The settings an explain command reads its file with: validate's, from the same configuration file."""
-    from ..options import add_target_argument
+    from ..settings.options import add_target_argument
 
     add_target_argument(
         parser, help="release the server runs: 1.31, v1.31 or 1.31.2 (default: target-version of the configuration file, else the newest)"
@@ -54,8 +54,8 @@ def add_settings_arguments(parser) -> None:
 def settings(args):
     """validate's options for this run (ValidateOptions), read as validate reads them: its defaults, the
     configuration file (read_config) and --target-version; None after saying why they cannot be used."""
-    from ..config import ConfigError, read_config
-    from ..options import OptionsError, validate_options
+    from ..settings.config import ConfigError, read_config
+    from ..settings.options import OptionsError, validate_options
     from . import config_error
     from .validate import add_parser
 
@@ -94,7 +94,7 @@ def load_config(path: str, options=None) -> dict | None:
     """The file's AuthenticationConfiguration, read as validate reads it (with `options`, ValidateOptions);
     None (errors printed) when the server would refuse it."""
     from ..explain.config import Unusable, load, read_input
-    from ..files import TooLarge
+    from ..load.files import TooLarge
 
     try:
         data = read_input(path)
@@ -114,7 +114,7 @@ def load_claims(path: str) -> dict | None:
     import json
 
     from ..explain.config import read_input
-    from ..files import TooLarge
+    from ..load.files import TooLarge
 
     try:
         text = read_input(path).decode("utf-8")

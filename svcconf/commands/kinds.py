@@ -14,7 +14,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    from ..catalog import format_release, lifecycle, schema_index
+    from ..known.catalog import format_release, lifecycle, schema_index
 
     table = lifecycle()
     schemas = schema_index()

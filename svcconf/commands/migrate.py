@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..options import add_shared_arguments, add_stdin_filename_argument, add_target_argument, release
+from ..settings.options import add_shared_arguments, add_stdin_filename_argument, add_target_argument, release
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error, loading
 
 HELP = "rewrite API versions an upgrade removes (in place with --write)"
@@ -86,12 +86,18 @@ def _patch_name(path: str) -> str:
 
 def run(args) -> int:
     with loading():
-        from ..config import ConfigError, read_config
-        from ..discovery import CONFIG_FILE, Selection, discover
+        from ..load.discovery import CONFIG_FILE, STDIN, Selection, discover
         from ..migrate import engine  # noqa: F401 - loaded with the rest, before the first file
-        from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, checking_options, migrate_options, paths_to_read, quiet_excludes
-        from ..pipeline import STDIN
         from ..report.progress import progress_for
+        from ..settings.config import ConfigError, read_config
+        from ..settings.options import (
+            STDIN_FILENAME_WITHOUT_STDIN,
+            OptionsError,
+            checking_options,
+            migrate_options,
+            paths_to_read,
+            quiet_excludes,
+        )
 
     paths = paths_to_read(args)
     if paths is None:
@@ -155,17 +161,17 @@ def run(args) -> int:
 
 def _run_summary(args, config, options, checking, outcomes: list, files: int):
     """What the report says besides the edits: the target and where it came from, the check of each converted file, the hops."""
+    from ..lint.check import configure
     from ..migrate.hops import hops
     from ..migrate.verify import verify
-    from ..pipeline import _configure
     from ..report.migrate_report import Run
-    from ..target import not_released, origin
+    from ..settings.target import not_released, origin
 
     target = origin("--to-version", args.target_version, config)
     notice = not_released(target)
     verified = {o.name: verify(o, checking) for o in outcomes if o.changed}
     steps = hops(options.from_version, options.resolved_target()) if options.from_version else []
-    return Run(files, target, verified, _configure([notice], notice.file, checking) if notice else [], steps)
+    return Run(files, target, verified, configure([notice], notice.file, checking) if notice else [], steps)
 
 
 def _report(args, outcomes: list, run, stream, options, stdin: bool) -> None:
@@ -197,12 +203,13 @@ def _exit_code(args, outcomes: list, run, stream, unwritten: bool) -> int:
 
 def _migrated(path: str, args, selection, options, quiet: bool):
     """The outcome of one file or of stdin (`-`), read within the size limit; None when it cannot be read (said on stderr)."""
-    from ..files import TooLarge, read_limited
+    from ..lint.result import STDIN_NAME
+    from ..load.discovery import STDIN
+    from ..load.files import TooLarge, read_limited
+    from ..load.source import too_large
     from ..migrate import FileOutcome, migrate_bytes
     from ..migrate.engine import left_unchanged
-    from ..options import DEFAULT_MAX_FILE_SIZE
-    from ..pipeline import STDIN, STDIN_NAME
-    from ..source import too_large
+    from ..settings.options import DEFAULT_MAX_FILE_SIZE
 
     name = (args.stdin_filename or STDIN_NAME) if path == STDIN else path
     try:
@@ -245,7 +252,7 @@ def _root(path: str) -> str:
 
 def _destination(path: str, roots: list[str], follow: bool) -> tuple[str | None, str]:
     """The file to write for `path`, or None and why it must not be written: it, or a folder of its path, is a link."""
-    from ..files import linked_folder
+    from ..load.files import linked_folder
 
     link = path if os.path.islink(path) else linked_folder(path)
     if link is None:

@@ -14,7 +14,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    from ..docs import all_rule_docs, rule_doc
+    from ..known.docs import all_rule_docs, rule_doc
 
     if args.rule:
         doc = rule_doc(args.rule)
@@ -32,7 +32,7 @@ def run(args) -> int:
 
 def explain(doc) -> list[str]:
     """One rule's doc as `svcconf rules ID` prints it: the help, who checks it, where upstream says so."""
-    from ..docs import reporting_modules
+    from ..known.docs import reporting_modules
 
     out = [f"{doc.id} ({doc.severity}, {doc.area})", "", doc.help_text(), ""]
     references = [f"  {reference}" for reference in doc.references]

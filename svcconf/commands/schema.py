@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..options import add_domain_argument, add_target_argument
+from ..settings.options import add_domain_argument, add_target_argument
 from . import EXIT_OK, EXIT_USAGE, error, usage
 
 
@@ -27,8 +27,8 @@ def add_parser(commands) -> None:
 
 
 def run_export(args) -> int:
-    from ..export import export
-    from ..options import OptionsError, api_domain
+    from ..known.export import export
+    from ..settings.options import OptionsError, api_domain
 
     try:
         written = export(args.directory, api_domain(args), args.naming, args.target_version)

@@ -11,8 +11,8 @@ import contextlib
 import os
 import sys
 
-from ..options import FIELD_VALIDATION, add_shared_arguments, add_stdin_filename_argument, add_target_argument
 from ..report import AUTO, FORMATS
+from ..settings.options import FIELD_VALIDATION, add_shared_arguments, add_stdin_filename_argument, add_target_argument
 from . import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, SEVERITIES, comma_list, config_problems, error, loading, size
 
 HELP = "check files, folders or stdin (-)"
@@ -121,7 +121,7 @@ def _open_report_file(path: str):
 
     A folder of its path that is a symbolic link is refused before any folder is created.
     """
-    from ..files import refuse_linked_folder
+    from ..load.files import refuse_linked_folder
 
     refuse_linked_folder(path)
     folder = os.path.dirname(path)
@@ -132,7 +132,7 @@ def _open_report_file(path: str):
 
 
 def _why_not_writable(path: str, err: OSError) -> str:
-    from ..files import linked_folder
+    from ..load.files import linked_folder
 
     link = linked_folder(path)
     if link is not None:
@@ -183,11 +183,12 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 
 def run(args) -> int:
     with loading():
-        from ..config import ConfigError, read_config
+        from ..lint.pipeline import validate
+        from ..lint.result import Report
         from ..model import Severity
-        from ..options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, quiet_excludes, validate_options
-        from ..pipeline import Report, validate
         from ..report import chosen_format
+        from ..settings.config import ConfigError, read_config
+        from ..settings.options import STDIN_FILENAME_WITHOUT_STDIN, OptionsError, paths_to_read, quiet_excludes, validate_options
 
     if args.statistics and args.format == AUTO:
         args.format = "text"  # auto means annotations inside GitHub Actions; counts are not findings to annotate
@@ -206,7 +207,7 @@ def run(args) -> int:
     except OptionsError as err:  # a baseline's problems (BaselineError) are one line each
         return _failed(Report(), args, getattr(err, "problems", [str(err)]))
     if baseline is not None or args.write_baseline:
-        from ..baseline import FORMAT_VERSION
+        from ..lint.baseline import FORMAT_VERSION
 
         # Findings get the fingerprints the baseline's format keys them by (a baseline written is in the current one).
         version = baseline.version if baseline is not None else FORMAT_VERSION
@@ -249,12 +250,12 @@ def run(args) -> int:
 
 def _warn_target(report, args, config) -> None:
     """A target past the releases svcconf knows in full is said in the report (never baselined or suppressed in a file)."""
-    from ..pipeline import _configure
-    from ..target import not_released, origin
+    from ..lint.check import configure
+    from ..settings.target import not_released, origin
 
     warning = not_released(origin("--target-version", args.target_version, config))
     if warning is not None:
-        report.diagnostics[:0] = _configure([warning], warning.file, report.options)
+        report.diagnostics[:0] = configure([warning], warning.file, report.options)
 
 
 def _statistics_refused(args) -> str | None:
@@ -279,7 +280,7 @@ def _warn_unchecked(paths: list[str], report, excluding: bool, named_said: bool)
     With -v every skipped path is already listed with its reason, and with --force-exclude (or under
     pre-commit) an excluded file is expected: then only the empty folders are said.
     """
-    from ..pipeline import STDIN
+    from ..load.discovery import STDIN
 
     checked = {os.path.normpath(name) for name in report.checked}
     skipped = {os.path.normpath(path): why for path, why in report.skipped_paths}
@@ -309,7 +310,7 @@ def _read_baseline(args, config):
     name = baseline_name(args, config)
     if not name or args.write_baseline:
         return None
-    from ..baseline import load
+    from ..lint.baseline import load
 
     return load(name)
 
@@ -317,7 +318,7 @@ def _read_baseline(args, config):
 def _accept_findings(args, report, baseline) -> None:
     """--write-baseline, --baseline and --add-suppressions: leave in the report only the findings still to count."""
     if args.write_baseline:
-        from ..baseline import write
+        from ..lint.baseline import write
 
         baseline = write(args.write_baseline, report)
         entries = len(baseline.entries)
@@ -325,12 +326,12 @@ def _accept_findings(args, report, baseline) -> None:
             f"wrote {entries} baseline entr{'ies' if entries != 1 else 'y'} ({len(report.diagnostics)} findings) to {args.write_baseline}"
         )
     if baseline is not None:
-        from ..baseline import apply
+        from ..lint.baseline import apply
 
         apply(report, baseline)
     if args.add_suppressions:
-        from ..add_suppressions import add_suppressions
-        from ..pipeline import stdin_name
+        from ..lint.add_suppressions import add_suppressions
+        from ..lint.check import stdin_name
 
         # Findings in stdin's text (even when --stdin-filename names a file) are not that file's lines.
         outcome = add_suppressions(report.diagnostics, report.options.max_file_size, stdin_name(report.options))

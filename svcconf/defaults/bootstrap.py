@@ -162,7 +162,7 @@ def _components(text: str) -> list[str]:
 
 
 def add_parsers(targets) -> None:
-    from ..options import add_domain_argument, add_target_argument
+    from ..settings.options import add_domain_argument, add_target_argument
 
     for name, what in (("init-defaults", "kubeadm init"), ("join-defaults", "kubeadm join")):
         parser = targets.add_parser(
@@ -188,10 +188,10 @@ def add_parsers(targets) -> None:
 def run(args) -> int:
     import sys
 
-    from ..catalog import format_release, lifecycle
     from ..commands import EXIT_OK, EXIT_USAGE, error
-    from ..naming import Naming
-    from ..options import OptionsError, api_domain
+    from ..known.catalog import format_release, lifecycle
+    from ..known.naming import Naming
+    from ..settings.options import OptionsError, api_domain
 
     try:
         naming = Naming(api_domain(args))

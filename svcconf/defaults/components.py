@@ -27,7 +27,7 @@ def kinds() -> list[str]:
 
 def resolve(written: str) -> str | None:
     """The upstream kind for a component name or a kind written in either spelling, when it has defaults."""
-    from ..naming import Naming
+    from ..known.naming import Naming
 
     available = kinds()
     for candidate in (COMPONENTS.get(written.lower()), written, Naming.kind(written)):
@@ -41,7 +41,7 @@ def resolve(written: str) -> str | None:
 
 def document(kind: str, domain: str = "k8s.io", spelling: str = "kube") -> str | None:
     """The defaulted document of an upstream kind, spelled for the domain and naming; None without defaults."""
-    from ..naming import Naming
+    from ..known.naming import Naming
 
     path = os.path.join(DEFAULTS_DIR, f"{kind}.yaml")
     if not os.path.isfile(path):
@@ -64,7 +64,7 @@ def document(kind: str, domain: str = "k8s.io", spelling: str = "kube") -> str |
 
 
 def add_parsers(targets) -> None:
-    from ..options import add_domain_argument
+    from ..settings.options import add_domain_argument
 
     parser = targets.add_parser(
         "defaults",
@@ -83,7 +83,7 @@ def run(args) -> int:
     import sys
 
     from ..commands import EXIT_OK, EXIT_USAGE, error
-    from ..options import OptionsError, api_domain
+    from ..settings.options import OptionsError, api_domain
 
     try:
         domain = api_domain(args)

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..load.source import position
 from ..model import render_value
 from ..rules import items, mapping, text
 from ..rules.apiserver.audit import STAGES
-from ..source import position
 from .request import Request
 
 NO_MATCH_LEVEL = "None"  # DefaultAuditLevel

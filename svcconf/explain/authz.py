@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from ..load.source import position
 from ..rules import items, mapping, text
-from ..source import position
 from .request import Request
 
 ALLOW, DENY, NO_OPINION, UNKNOWN = "Allow", "Deny", "NoOpinion", "Unknown"

@@ -6,12 +6,13 @@ from typing import Any, NamedTuple
 
 from yaml.nodes import Node
 
-from ..files import TooLarge, read_limited
+from ..known.naming import Naming, default_domain
+from ..lint.check import check_source
+from ..lint.result import Report
+from ..load.files import TooLarge, read_limited
+from ..load.source import SourceFile, load_bytes
 from ..model import Severity
-from ..naming import Naming, default_domain
-from ..options import DEFAULT_MAX_FILE_SIZE, ValidateOptions
-from ..pipeline import Report, check_source
-from ..source import SourceFile, load_bytes
+from ..settings.options import DEFAULT_MAX_FILE_SIZE, ValidateOptions
 
 
 class Unusable(Exception):
@@ -31,7 +32,7 @@ class Loaded(NamedTuple):
 def read_input(path: str) -> bytes:
     """The bytes of a file explain reads (a configuration, requests, RBAC objects, claims), within validate's default size limit.
 
-    Raises OSError or TooLarge (svcconf.files) for a file that cannot be read.
+    Raises OSError or TooLarge (svcconf.load.files) for a file that cannot be read.
     """
     return read_limited(path, DEFAULT_MAX_FILE_SIZE)
 

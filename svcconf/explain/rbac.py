@@ -250,8 +250,8 @@ def selector_matches(selector: dict, labels: dict) -> bool:
 
 def load(paths: list[str]) -> Policy:
     """Every Role, ClusterRole and binding in files and folders (List kinds are opened)."""
-    from ..discovery import discover
-    from ..naming import Naming, default_domain
+    from ..known.naming import Naming, default_domain
+    from ..load.discovery import discover
     from .config import Unusable, objects, read
 
     files, missing = discover(paths)

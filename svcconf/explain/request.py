@@ -172,9 +172,9 @@ def from_flags(args, expects: tuple = (), need_subject: bool = False) -> Request
 
 def from_file(path: str, expects: tuple = (), need_subject: bool = False) -> list[Request]:
     """Every request of a YAML or JSON list; a problem raises RequestError with `file:line:col: field: message`."""
-    from ..files import TooLarge
+    from ..load.files import TooLarge
+    from ..load.source import load_bytes, position
     from ..model import Anchor
-    from ..source import load_bytes, position
     from .config import read_input, unreadable
 
     try:

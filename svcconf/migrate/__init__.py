@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..options import MigrateOptions
+from ..settings.options import MigrateOptions
 from .engine import Edit, FileOutcome, migrate_bytes
 from .write import write_atomic
 

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..secrets import is_secret
-from ..source import decode, parse
+from ..known.secrets import is_secret
+from ..load.source import decode, parse
 from .match import opcodes
 
 REDACTED = "<redacted>"

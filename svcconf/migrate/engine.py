@@ -16,13 +16,13 @@ from typing import Any, NamedTuple
 
 from yaml.nodes import ScalarNode
 
-from ..catalog import canonical, format_release, lifecycle
-from ..construct import PLAIN_TAG, STR_TAG
-from ..mentions import skip_reason
+from ..known.catalog import canonical, format_release, lifecycle
+from ..known.naming import UPSTREAM_DOMAIN, Naming
+from ..load.construct import PLAIN_TAG, STR_TAG
+from ..load.mentions import skip_reason
+from ..load.source import Document, FileProblem, decode, parse, position
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
-from ..naming import UPSTREAM_DOMAIN, Naming
-from ..options import MigrateOptions
-from ..source import Document, FileProblem, decode, parse, position
+from ..settings.options import MigrateOptions
 from . import emit, guard, upgrade
 from .flags import flag_step
 from .ops import Added, Context, Note, Review, clone
@@ -420,7 +420,7 @@ def _migrate_decoded(name: str, data: bytes, text: str, options: MigrateOptions,
 
 
 def _encoding_of(data: bytes) -> tuple[bytes, str]:
-    from ..source import _BOMS
+    from ..load.source import _BOMS
 
     for bom, encoding in _BOMS:
         if data.startswith(bom):

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..construct import (
+from ..load.construct import (
     BOOL_TAG,
     FLOAT_TAG,
     INT_TAG,
@@ -25,8 +25,8 @@ from ..construct import (
     integer_value,
     plain_tag,
 )
+from ..load.source import Document
 from ..model import Path
-from ..source import Document
 
 # Nested maps and lists, counting through aliases. Real configuration files stay far below; the
 # readers and the conversion recurse once per level and must not run out of stack.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..catalog import Release, format_release, lifecycle
+from ..known.catalog import Release, format_release, lifecycle
 
 MAXIMUM_MINOR_SKEW = 1  # MaximumAllowedMinorVersionUpgradeSkew
 SAID = (("removed", "removed"), ("deprecated", "deprecated"), ("introduced", "first served"))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..known.naming import Naming
+from ..load.source import Document
 from ..model import Path
-from ..naming import Naming
-from ..options import MigrateOptions
-from ..source import Document
+from ..settings.options import MigrateOptions
 from .engine import Plan, _plan
 from .origin import Origin
 from .rewrite import Sibling

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yaml.nodes import Node
 
-from ..source import parse
+from ..load.source import parse
 from . import emit, guard
 from .ops import Context, comment_gap, comment_of
 
 if TYPE_CHECKING:
-    from ..options import MigrateOptions
+    from ..settings.options import MigrateOptions
     from .engine import Plan
 
 

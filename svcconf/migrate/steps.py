@@ -54,7 +54,7 @@ def table() -> dict[GVK, Step]:
 
 def chain(gvk: GVK, target_release: tuple) -> list[Step]:
     """The steps from gvk towards the newest version the target release serves."""
-    from ..catalog import lifecycle
+    from ..known.catalog import lifecycle
 
     lifecycle_table = lifecycle()
     steps: list[Step] = []
@@ -74,7 +74,7 @@ def chain(gvk: GVK, target_release: tuple) -> list[Step]:
 
 def fix_for(gvk: GVK, target_release: tuple) -> str | None:
     """The conversion migrate applies to gvk, worded as the fix of a `removed-api-version` finding (None: manual)."""
-    from ..catalog import lifecycle
+    from ..known.catalog import lifecycle
 
     steps = chain(gvk, target_release)
     final = lifecycle().row(*steps[-1].target) if steps else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..catalog import Lifecycle, Release, format_release, lifecycle
+from ..known.catalog import Lifecycle, Release, format_release, lifecycle
 from .ops import Note, Review
 from .steps import GVK, Step, chain
 

@@ -13,7 +13,7 @@ import gc
 from typing import NamedTuple
 
 from ..model import Diagnostic, Severity
-from ..options import ValidateOptions
+from ..settings.options import ValidateOptions
 from .engine import FileOutcome
 
 
@@ -31,8 +31,8 @@ def verify(outcome: FileOutcome, options: ValidateOptions) -> Verified:
     """The converted documents of a file and their errors at `options`' target (nothing when the file does not change)."""
     if not outcome.changed or outcome.output is None:
         return Verified(0, [])
-    from ..pipeline import check_source
-    from ..source import load_bytes
+    from ..lint.check import check_source
+    from ..load.source import load_bytes
 
     converted = {edit.document: edit.target.split(" (", 1)[0] for edit in outcome.edits}
     collecting = gc.isenabled()

@@ -13,7 +13,7 @@ import os
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from ..pipeline import Report
+    from ..lint.result import Report
 
 FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")
 AUTO = "auto"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..lint.result import Report
 from ..model import Severity
-from ..pipeline import Report
 from .escape import github_data, github_property
 from .text_format import closing_lines
 

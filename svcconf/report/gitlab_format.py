@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
+from ..lint.result import Report
 from ..model import Severity
-from ..pipeline import Report
 from .escape import json_text
 from .sarif_format import relative_path, source_root
 

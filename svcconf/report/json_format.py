@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..lint.result import Report
 from ..model import Diagnostic
-from ..pipeline import Report
 from .escape import json_text
 
 SCHEMA_VERSION = 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TextIO
 from xml.etree import ElementTree as ET
 
+from ..lint.result import Report
 from ..model import Severity
-from ..pipeline import Report
 from .escape import file_name, printable
 from .text_format import summary
 

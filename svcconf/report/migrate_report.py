@@ -16,7 +16,7 @@ class Run(NamedTuple):
 
 
 def write_json(outcomes: list, run: Run, stream, options) -> None:
-    from ..catalog import format_release
+    from ..known.catalog import format_release
     from ..model import Severity
     from ..report.escape import json_text
     from ..report.json_format import diagnostic_dict
@@ -73,7 +73,7 @@ def _line(d) -> str:
 
 
 def write_text(outcomes: list, run: Run, stream, verb: str, options) -> None:
-    from ..catalog import format_release
+    from ..known.catalog import format_release
     from ..report.escape import file_name, printable
 
     stream.writelines(_line(d) for d in run.notices)
@@ -110,7 +110,7 @@ def write_text(outcomes: list, run: Run, stream, verb: str, options) -> None:
 
 def _versions(options, target) -> str:
     """Which documents were rewritten, to which versions, and where the target came from: the summary's last line."""
-    from ..catalog import format_release
+    from ..known.catalog import format_release
 
     to = format_release(options.resolved_target())
     what = "removed or deprecated" if options.deprecated else "removed"
@@ -125,7 +125,7 @@ def _versions(options, target) -> str:
 
 def write_exit_reason(outcomes: list, run: Run, stream, written: bool) -> None:
     """Say why the exit code is 1: documents that need review, files that could not be migrated, converted documents with errors."""
-    from ..catalog import format_release
+    from ..known.catalog import format_release
     from ..model import Severity
 
     review = {

@@ -13,10 +13,10 @@ import os
 from typing import TextIO
 
 from .. import __version__
-from ..docs import rule_doc
+from ..known.docs import rule_doc
+from ..lint.result import STDIN_NAME, Report
 from ..model import Severity
-from ..pipeline import STDIN_NAME, Report
-from ..target import COMMAND_LINE
+from ..settings.target import COMMAND_LINE
 from .escape import file_uri, json_text, uri_reference
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from ..pipeline import Report
+    from ..lint.result import Report
 
 FORMATS = ("text", "json")  # the formats a count fits: machine formats report findings, one by one
 COUNT_WIDTH = 4  # the count column is at least this wide, so that the columns line up from one run to the next

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..lint.result import Report
 from ..model import Severity
-from ..pipeline import Report
 from .escape import file_name, printable
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}

@@ -11,10 +11,10 @@ import importlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from ..known.naming import GroupVersion
+from ..known.secrets import REDACTED, render_at
 from ..model import Anchor, Finding, Path, Severity, Subject, render_value
-from ..naming import GroupVersion
-from ..options import ValidateOptions
-from ..secrets import REDACTED, render_at
+from ..settings.options import ValidateOptions
 
 RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
 

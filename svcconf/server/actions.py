@@ -11,11 +11,11 @@ import difflib
 
 from lsprotocol import types as lsp
 
-from ..add_suppressions import NOT_INLINE, suppressed_line
+from ..known.secrets import is_secret
+from ..lint.add_suppressions import NOT_INLINE, suppressed_line
+from ..load.positions import LINE_BREAK
 from ..model import Diagnostic
-from ..options import MigrateOptions
-from ..positions import LINE_BREAK
-from ..secrets import is_secret
+from ..settings.options import MigrateOptions
 from .convert import lines_of, to_lsp, units
 from .cursor import document_lines
 
@@ -145,7 +145,7 @@ def _migrate(state, text: str, lines: list[str], diagnostic: Diagnostic, depreca
 
 def _secret_values(source) -> set[str]:
     """The text of every secret value in the documents of the last check (all of them, when the file was checked whole)."""
-    from ..secrets import holds_secret
+    from ..known.secrets import holds_secret
 
     found: set[str] = set()
 

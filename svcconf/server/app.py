@@ -21,9 +21,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__
-from ..discovery import CONFIG_NAMES
+from ..load.discovery import CONFIG_NAMES
 from ..model import Diagnostic, Severity
-from ..options import ValidateOptions
+from ..settings.options import ValidateOptions
 from .convert import SOURCE, characters, lines_of, to_lsp
 from .incremental import OpenFile
 
@@ -69,9 +69,9 @@ class SvcconfServer(LanguageServer):
 
     def _settings(self, state: FileState) -> None:
         """Read the settings that apply to a file, as validate reads them for --stdin-filename PATH."""
-        from ..config import ConfigError, read_config
-        from ..discovery import Selection
-        from ..options import OptionsError, validate_options
+        from ..load.discovery import Selection
+        from ..settings.config import ConfigError, read_config
+        from ..settings.options import OptionsError, validate_options
 
         args = copy.copy(self.args)
         args.stdin_filename = state.path

@@ -10,9 +10,9 @@ import json
 
 from lsprotocol import types as lsp
 
-from .. import catalog
-from ..naming import Naming
-from ..options import ValidateOptions
+from ..known import catalog
+from ..known.naming import Naming
+from ..settings.options import ValidateOptions
 from . import fields
 from .cursor import document_lines, entry, header, parents, present_keys
 

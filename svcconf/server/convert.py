@@ -10,8 +10,8 @@ import functools
 
 from lsprotocol import types as lsp
 
+from ..load.positions import LINE_BREAK
 from ..model import Diagnostic, Severity
-from ..positions import LINE_BREAK
 
 SOURCE = "svcconf"
 SEVERITIES = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp.DiagnosticSeverity.Warning}
@@ -68,7 +68,7 @@ def to_range(lines: list[str], line: int, column: int, encoding: str) -> lsp.Ran
 @functools.cache
 def link(rule: str) -> lsp.CodeDescription | None:
     """Where a rule's behaviour is documented upstream, as SARIF's helpUri gives it."""
-    from ..docs import rule_doc
+    from ..known.docs import rule_doc
 
     doc = rule_doc(rule)
     return lsp.CodeDescription(href=doc.help_uri) if doc is not None and doc.help_uri else None

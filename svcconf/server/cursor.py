@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..source import SourceFile
+from ..load.source import SourceFile
 
 MARKERS = ("---", "...")
 

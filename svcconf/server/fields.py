@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .. import catalog
-from ..naming import Naming
+from ..known import catalog
+from ..known.naming import Naming
 
 MAX_BRANCHES = 64  # subschemas followed at one path: oneOf/anyOf/allOf nest only a few deep in the bundled schemas
 

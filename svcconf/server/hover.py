@@ -10,10 +10,10 @@ import json
 
 from lsprotocol import types as lsp
 
-from .. import catalog
-from ..options import ValidateOptions
-from ..secrets import is_secret
-from ..source import parse
+from ..known import catalog
+from ..known.secrets import is_secret
+from ..load.source import parse
+from ..settings.options import ValidateOptions
 from . import fields
 from .convert import span
 
@@ -39,7 +39,7 @@ def _covers(lines: list[str], diagnostic, row: int, column: int) -> bool:
 
 def _rule(diagnostic) -> str:
     """A finding's rule: what it checks and what to write instead (its docs), and the conversion that fixes it."""
-    from ..docs import rule_doc
+    from ..known.docs import rule_doc
 
     doc = rule_doc(diagnostic.rule)
     if doc is None:

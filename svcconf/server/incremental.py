@@ -15,13 +15,13 @@ import gc
 import itertools
 from collections.abc import Iterator
 
-from ..document import DocumentChecker
+from ..lint.check import check_bytes, check_source
+from ..lint.document import DocumentChecker
+from ..load.positions import Locator
+from ..load.source import KEEP_NODES_UP_TO, Document, SourceFile, parse
 from ..model import Diagnostic
-from ..options import ValidateOptions
-from ..pipeline import check_bytes, check_source
-from ..positions import Locator
 from ..rules import Siblings
-from ..source import KEEP_NODES_UP_TO, Document, SourceFile, parse
+from ..settings.options import ValidateOptions
 
 MARKERS = ("\n---", "\n...")
 _MARKER_ENDS = frozenset((" ", "\t", "\n", "\r", ""))

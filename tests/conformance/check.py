@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from svcconf.catalog import parse_release
+from svcconf.known.catalog import parse_release
+from svcconf.lint.check import check_file
 from svcconf.model import Severity
-from svcconf.options import ValidateOptions
-from svcconf.pipeline import check_file
+from svcconf.settings.options import ValidateOptions
 from tests.conformance.table import Case, Expected
 
 

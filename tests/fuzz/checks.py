@@ -79,8 +79,8 @@ def _flags() -> argparse.ArgumentParser:
 
 def options_for(case: Case):
     """Validate and migrate options from the seed's first-line flags (unknown or broken flags are dropped)."""
-    from svcconf.catalog import parse_release
-    from svcconf.options import MigrateOptions, ValidateOptions
+    from svcconf.known.catalog import parse_release
+    from svcconf.settings.options import MigrateOptions, ValidateOptions
 
     try:
         args, _rest = _flags().parse_known_args(list(case.args))
@@ -107,7 +107,7 @@ RULE_ERRORS: list[str] = []  # where each failing rule raised, filled by the hoo
 
 def install_hooks() -> None:
     """Record where a failing rule raised: svcconf turns it into a one-line internal-error diagnostic."""
-    from svcconf import document
+    from svcconf.lint import document
 
     original = getattr(document, "_run_rule", None)
     if original is None or getattr(original, "recording", False):
@@ -138,7 +138,7 @@ def render(report, fmt: str) -> str:
 
 def check_validate(case: Case, options, failures: list[Failure], formats: tuple[str, ...]):
     """Validate the case's file and render every format; return the report (None if validate failed)."""
-    from svcconf.pipeline import validate
+    from svcconf.lint.pipeline import validate
 
     RULE_ERRORS.clear()
     report = guarded("validate", lambda: validate([case.path], options), failures)

@@ -21,8 +21,8 @@ def _conversions(outcome) -> str:
 
 def _migrate_error_cause(case: Case, options) -> str:
     """Where migrate failed: migrate_bytes turns any exception into one diagnostic, so ask the inner step."""
+    from svcconf.load.source import decode
     from svcconf.migrate import engine
-    from svcconf.source import decode
 
     text, _problem = decode(case.path, case.data)
     try:
@@ -35,7 +35,7 @@ def _migrate_error_cause(case: Case, options) -> str:
 
 def _outside(text: str, converted: set[int]) -> tuple[int, str]:
     """The number of documents and the text outside the converted ones (comments, separators included)."""
-    from svcconf.source import parse
+    from svcconf.load.source import parse
 
     documents = parse("x", text).documents
     pieces, cursor = [], 0
@@ -49,8 +49,8 @@ def _outside(text: str, converted: set[int]) -> tuple[int, str]:
 
 def _removed_left(case: Case, output: bytes | None, outcome, options, report) -> list[str]:
     """Documents of migrate's result that still hold a removed API version it did not ask to review."""
-    from svcconf.pipeline import check_source
-    from svcconf.source import load_bytes
+    from svcconf.lint.check import check_source
+    from svcconf.load.source import load_bytes
 
     if output is not None:
         diagnostics = check_source(load_bytes(case.path, output, max_size=options.max_file_size), options).diagnostics
@@ -63,9 +63,9 @@ def _removed_left(case: Case, output: bytes | None, outcome, options, report) ->
 
 
 def check_migrate(case: Case, validate_options, options, failures: list[Failure], report=None, full: bool = True) -> None:
+    from svcconf.load.source import decode
     from svcconf.migrate import migrate_bytes
     from svcconf.model import Severity
-    from svcconf.source import decode
 
     limit = migrate_limit(len(case.data))
     outcome = guarded("migrate", lambda: migrate_bytes(case.path, case.data, options), failures, limit)

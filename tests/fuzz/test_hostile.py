@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from svcconf.pipeline import check_text
+from svcconf.lint.check import check_text
 
 from . import hostile, mutators
 from .generate import HOSTILE_FILES, NAMED_INPUTS, Case, cel_cost_config, hostile_input

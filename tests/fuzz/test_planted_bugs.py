@@ -35,8 +35,8 @@ def test_a_secret_in_an_invalid_field_passes_when_svcconf_redacts_it(tmp_path, m
     "shown", [lambda value: value, lambda value: value[:12], lambda value: value[-11:]], ids=["whole", "first-12", "last-11"]
 )
 def test_a_secret_shown_in_whole_or_in_part_is_caught(tmp_path, monkeypatch, shown) -> None:
+    from svcconf.known.secrets import Masked
     from svcconf.rules.bootstrap import configs
-    from svcconf.secrets import Masked
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(configs, "token_shown", lambda value: Masked(shown(value)))  # the planted bug
@@ -67,7 +67,7 @@ def test_an_exception_in_a_report_format_is_caught_as_a_traceback(tmp_path, monk
 
 
 def test_an_exception_out_of_validate_is_caught_as_a_traceback(tmp_path, monkeypatch) -> None:
-    from svcconf import pipeline
+    from svcconf.lint import pipeline
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(pipeline, "check_file", lambda *_args, **_kwargs: {}["planted"])
@@ -77,7 +77,8 @@ def test_an_exception_out_of_validate_is_caught_as_a_traceback(tmp_path, monkeyp
 
 
 def test_a_rule_that_raises_is_caught_as_an_internal_error(tmp_path, monkeypatch) -> None:
-    from svcconf import document, rules
+    from svcconf import rules
+    from svcconf.lint import document
 
     from .checks import install_hooks
 

@@ -38,7 +38,7 @@ import sys
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from svcconf.tsv import read_table
+from svcconf.known.tsv import read_table
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = os.path.join(HERE, "flag_sources")

@@ -129,7 +129,7 @@ def _embedded(where: tuple, name: str, configuration: dict, ctx: Context) -> Ite
     if api_version and isinstance(written, str) and written:
         # The plugin decodes its configuration with a scheme of its own group alone (PodSecurity:
         # pod-security-admission/admission/api/load/load.go), so another group is refused.
-        from svcconf.naming import Naming
+        from svcconf.known.naming import Naming
 
         group = api_version.rpartition("/")[0]
         naming = Naming(ctx.api_domain)

@@ -49,7 +49,7 @@ RANGES = (
 
 @functools.cache
 def _checker():
-    from svcconf.schema import SchemaChecker
+    from svcconf.known.schema import SchemaChecker
 
     return SchemaChecker(SCHEMA)
 

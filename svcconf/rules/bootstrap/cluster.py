@@ -7,14 +7,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from svcconf.catalog import parse_release
 from svcconf.go.names import dns1123_subdomain, is_subdomain, wildcard_dns1123_subdomain
 from svcconf.go.net import AddressError, parse_cidr_sloppy, parse_ip_sloppy, parse_port, split_host_port
 from svcconf.go.numbers import parse_int
 from svcconf.go.reference import valid_image_repository
 from svcconf.go.url import parse_url
+from svcconf.known.catalog import parse_release
+from svcconf.known.tsv import read_table
 from svcconf.model import Finding, Path, render_value
-from svcconf.tsv import read_table
 
 from .. import Context, advice, invalid, items, mapping
 from .cross import bootstrap_file, pod_subnet_checks

@@ -11,8 +11,8 @@ from svcconf.go.durations import parse_duration
 from svcconf.go.names import dns1123_subdomain, qualified_name
 from svcconf.go.net import AddressError, parse_ip_sloppy, split_host_port
 from svcconf.go.url import parse_url
+from svcconf.known.secrets import Masked
 from svcconf.model import Finding, Path
-from svcconf.secrets import Masked
 
 from .. import Context, advice, invalid, items, mapping, not_supported, required, rule
 from . import cluster, cross

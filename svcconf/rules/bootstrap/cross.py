@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from svcconf.go.net import parse_cidr_sloppy
+from svcconf.known.naming import Naming
 from svcconf.model import Finding, Severity
-from svcconf.naming import Naming
 
 from .. import Context, advice, mapping, text
 from .fields import last_arg

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from svcconf.catalog import format_release, lifecycle
+from svcconf.known.catalog import format_release, lifecycle
 from svcconf.model import Finding, Severity
 
 from .. import Context, advice

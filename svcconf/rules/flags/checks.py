@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from svcconf.catalog import format_release
+from svcconf.known.catalog import format_release
 from svcconf.model import Finding, Severity
 
 from ..components.proxy.gates import SPECIAL, gate_table, spec_at

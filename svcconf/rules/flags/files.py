@@ -130,8 +130,8 @@ def _kind_in_file(host: str, ctx: Context) -> str | None:
     path = _readable(host, ctx)
     if path is None:
         return None
-    from svcconf.naming import Naming
-    from svcconf.source import load_bytes
+    from svcconf.known.naming import Naming
+    from svcconf.load.source import load_bytes
 
     try:
         with open(path, "rb") as handle:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from svcconf.known.naming import Naming
 from svcconf.model import Finding, Severity, render_path
-from svcconf.naming import Naming
 
 from .. import Context, mapping
 from .arguments import CommandLine, merged

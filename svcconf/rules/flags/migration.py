@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from svcconf.catalog import format_release
+from svcconf.known.catalog import format_release
 from svcconf.model import Anchor, Path
 
 from .arguments import Arg, CommandLine, cluster_command_lines, node_command_line, pod_command_lines

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from svcconf.catalog import parse_release
-from svcconf.tsv import read_table
+from svcconf.known.catalog import parse_release
+from svcconf.known.tsv import read_table
 
 COMPONENTS = (
     "kube-apiserver",

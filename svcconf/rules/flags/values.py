@@ -15,7 +15,7 @@ from svcconf.go.durations import parse_duration
 from svcconf.go.net import AddressError, parse_cidr_sloppy, parse_ip_sloppy, parse_port, parse_port_range, split_host_port
 from svcconf.go.numbers import parse_int, parse_uint
 from svcconf.go.quantity import parse_quantity
-from svcconf.tsv import read_table
+from svcconf.known.tsv import read_table
 
 from .table import Flag
 
@@ -133,7 +133,7 @@ def csv_items(value: str) -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def admission_plugins() -> dict[str, tuple[tuple | None, tuple | None]]:
-    from svcconf.catalog import parse_release
+    from svcconf.known.catalog import parse_release
 
     _meta, rows = read_table("flags", "admission-plugins.tsv")
     return {

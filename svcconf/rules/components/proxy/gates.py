@@ -6,10 +6,10 @@ import functools
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from svcconf.catalog import format_release, parse_release
+from svcconf.known.catalog import format_release, parse_release
+from svcconf.known.tsv import read_table
 from svcconf.model import Finding, Severity, render_value
 from svcconf.rules import Context, advice, invalid, mapping
-from svcconf.tsv import read_table
 
 # Every Kubernetes feature gate registry accepts these two switches besides the named gates.
 SPECIAL = frozenset({"AllAlpha", "AllBeta"})

@@ -13,8 +13,8 @@ from typing import Any
 from svcconf.go.durations import format_duration, parse_duration
 from svcconf.go.names import label_value, qualified_name
 from svcconf.go.numbers import parse_int
+from svcconf.known.naming import Naming
 from svcconf.model import Finding, Path, render_value
-from svcconf.naming import Naming
 from svcconf.rules import Context, duplicate, forbidden, integer, invalid, items, mapping, not_supported, required, rule, text
 
 GROUP = "kubescheduler.config.k8s.io"

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from svcconf.catalog import format_release
+from svcconf.known.catalog import format_release
 from svcconf.model import Finding, Path, Severity
 from svcconf.rules import advice, integer, invalid, items, mapping
 

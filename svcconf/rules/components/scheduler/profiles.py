@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from svcconf.catalog import format_release
+from svcconf.known.catalog import format_release
 from svcconf.model import Finding, Path, Severity, render_value
 from svcconf.rules import Context, advice, duplicate, integer, invalid, items, mapping, required, rule, text
 

@@ -1,90 +1,24 @@
-"""The validate pipeline: paths -> documents -> lifecycle, schema and rule findings -> diagnostics.
-
-Named pipeline, not validate, so that `svcconf.validate` can be the library function.
-"""
+"""One file through validate: its documents checked, findings placed at their lines, suppressions and settings applied."""
 
 from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable, Iterable
 
-from . import catalog, suppression, workers
-from .discovery import CONFIG_FILE, STDIN, Selection, discover, per_file_ignored, special
+from ..known import catalog
+from ..known.naming import Naming
+from ..load.discovery import STDIN, per_file_ignored, special
+from ..load.files import NotAFile, TooLarge, read_limited
+from ..load.source import SourceFile, load_bytes, too_large
+from ..model import Diagnostic, Finding, Severity, Subject
+from ..rules import Siblings
+from ..settings.options import ValidateOptions
+from . import suppression
 from .document import DocumentChecker
-from .files import NotAFile, TooLarge, read_limited
-from .model import Diagnostic, Finding, Severity, Subject
-from .naming import Naming
-from .options import ValidateOptions
-from .rules import Siblings
-from .source import SourceFile, load_bytes, too_large
+from .result import STDIN_NAME, FileResult
 
-STDIN_NAME = "<stdin>"
-BASELINE_FILE = "svcconf's baseline file"
-OWN_FILES = (CONFIG_FILE, BASELINE_FILE)  # skipped as svcconf's own files, not left out by a setting
-NOT_FOR_SVCCONF = "does not parse"  # a file skipped as no configuration (mentions.skip_reason), counted as a skipped document
 # A document at such a version is checked again as migrate would convert it (after_migration.py).
 DUE_FOR_MIGRATION = frozenset({"removed-api-version", "deprecated-api-version"})
-
-
-# A skipped document as -v lists it: (file, document number, kind, apiVersion, why); kind and apiVersion as written, or None.
-SkippedDocument = tuple[str, int, str | None, str | None, str]
-
-
-class FileResult:
-    __slots__ = ("diagnostics", "documents", "skip_reason", "skipped", "skipped_documents", "suppressed")
-
-    def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
-        self.diagnostics: list[Diagnostic] = diagnostics or []
-        self.suppressed: list[Diagnostic] = []  # findings an inline suppression accepted
-        self.documents = 0
-        self.skipped = 0
-        self.skip_reason: str | None = None  # why the whole file was skipped (said with -v)
-        self.skipped_documents: list[SkippedDocument] = []  # only when options.list_skipped
-
-
-class Report:
-    """What validate found: diagnostics in file order, the files checked and the counts of the summary line."""
-
-    def __init__(self, files: int = 0, unreadable: list[str] | None = None, options: ValidateOptions | None = None) -> None:
-        self.diagnostics: list[Diagnostic] = []
-        self.files = files
-        self.documents = 0
-        self.skipped = 0
-        self.unreadable: list[str] = unreadable or []  # paths that could not be read at all
-        self.skipped_paths: list[tuple[str, str]] = []  # (path, why) of each file or folder left out, for -v
-        self.skipped_documents: list[SkippedDocument] = []  # each document skipped, for -v (options.list_skipped)
-        self.checked: list[str] = []  # the files checked, as diagnostics name them
-        self.options = options or ValidateOptions()  # the settings of the run (fail_on, config_file, ...)
-        self.failures: list[str] = []  # why the run failed (exit code 2), for the reports to say so
-        # What changed the verdict, for every format to show: findings accepted inline and by the baseline.
-        self.suppressed: list[Diagnostic] = []
-        self.baselined: list[Diagnostic] = []
-        self.baseline_file: str | None = None  # the baseline applied, as given
-
-    @property
-    def excluded(self) -> list[tuple[str, str]]:
-        """(path, why) of each file or folder an ignore file, `exclude` or the size limit left unchecked."""
-        left_out = [(path, why) for path, why in self.skipped_paths if why not in OWN_FILES and not why.startswith(NOT_FOR_SVCCONF)]
-        return left_out + [(d.file, d.message) for d in self.diagnostics if d.rule == "file-too-large"]
-
-    def count(self, severity: Severity) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == severity)
-
-    @property
-    def errors(self) -> int:
-        return self.count(Severity.ERROR)
-
-    @property
-    def warnings(self) -> int:
-        return self.count(Severity.WARNING)
-
-    @property
-    def infos(self) -> int:
-        return self.count(Severity.INFO)
-
-
-# --------------------------------------------------------------------------- one file
 
 
 def _load(path: str, name: str, options: ValidateOptions) -> SourceFile:
@@ -98,7 +32,7 @@ def _load(path: str, name: str, options: ValidateOptions) -> SourceFile:
 
 def _names_group(head: bytes, options: ValidateOptions) -> str | None:
     """The first apiVersion of a group svcconf checks in a file's first bytes (any encoding read as UTF-8 or UTF-16)."""
-    from .mentions import checked_api_version
+    from ..load.mentions import checked_api_version
 
     naming = Naming(options.api_domain)
     texts = [head.decode("utf-8", errors="replace")]
@@ -115,7 +49,7 @@ def _not_for_svcconf(source: SourceFile, options: ValidateOptions) -> FileResult
     """
     if not source.problems:
         return None
-    from .mentions import skip_reason
+    from ..load.mentions import skip_reason
 
     reason = skip_reason(source.problems, source.text, Naming(options.api_domain))
     if reason is None:
@@ -168,8 +102,8 @@ def check_source(source: SourceFile, options: ValidateOptions, checker: Document
     # Suppressions first: one for a rule that --select or ignore leaves out is not unused.
     suppressed: list[Diagnostic] = []
     result.diagnostics = suppression.apply(name, source.text, result.diagnostics, _held_by(source), suppressed)
-    result.diagnostics = _configure(result.diagnostics, name, options)
-    result.suppressed = _configure(suppressed, name, options)  # only what would have counted
+    result.diagnostics = configure(result.diagnostics, name, options)
+    result.suppressed = configure(suppressed, name, options)  # only what would have counted
     return result
 
 
@@ -228,7 +162,7 @@ def _held_by(source: SourceFile):
 
 def _with_fix(diagnostic: Diagnostic, options: ValidateOptions) -> Diagnostic:
     """Offer migrate's conversion as the fix of a removed API version: the same table decides both."""
-    from .migrate.steps import fix_for
+    from ..migrate.steps import fix_for
 
     gv = Naming(options.api_domain).api_version(diagnostic.api_version or "")
     if gv is None or not diagnostic.kind:
@@ -237,7 +171,7 @@ def _with_fix(diagnostic: Diagnostic, options: ValidateOptions) -> Diagnostic:
     return diagnostic._replace(fix=fix_for(gvk, options.resolved_target()))
 
 
-def _configure(diagnostics: list[Diagnostic], name: str, options: ValidateOptions) -> list[Diagnostic]:
+def configure(diagnostics: list[Diagnostic], name: str, options: ValidateOptions) -> list[Diagnostic]:
     """Apply select, ignore, per-file ignores and severity overrides from the configuration."""
     if not (options.select or options.ignore or options.severity or options.per_file_ignores):
         return diagnostics
@@ -280,7 +214,7 @@ def _check_file(path: str, options: ValidateOptions) -> FileResult:
         try:
             source = _load(path, name, options)
         except NotAFile:
-            return _not_regular(name, options)
+            return special_file(name, options)
         except OSError as err:
             return FileResult([Diagnostic(name, 1, 1, "unreadable-file", Severity.ERROR, f"cannot read file: {err.strerror or err}")])
         return _not_for_svcconf(source, options) or check_source(source, options)
@@ -307,10 +241,10 @@ def check_bytes(name: str, data: bytes, options: ValidateOptions) -> FileResult:
             gc.enable()
 
 
-def _not_regular(path: str, options: ValidateOptions) -> FileResult:
+def special_file(path: str, options: ValidateOptions) -> FileResult:
     """A device or socket (or, met in a folder, a named pipe): reported, never read."""
     message = f"{special(path) or 'a special file'}, not a regular file; skipped without reading it"
-    return FileResult(_configure([Diagnostic(path, 1, 1, "not-a-regular-file", Severity.WARNING, message)], path, options))
+    return FileResult(configure([Diagnostic(path, 1, 1, "not-a-regular-file", Severity.WARNING, message)], path, options))
 
 
 def stdin_name(options: ValidateOptions) -> str:
@@ -321,108 +255,3 @@ def stdin_name(options: ValidateOptions) -> str:
 def check_text(text: str, options: ValidateOptions | None = None, name: str = "<text>") -> FileResult:
     """Validate YAML text held in memory (for library users and tests)."""
     return check_source(load_bytes(name, text.encode("utf-8")), options or ValidateOptions())
-
-
-def _sizes(files: list[str]) -> list[int]:
-    sizes = []
-    for path in files:
-        try:
-            sizes.append(os.path.getsize(path))
-        except OSError:
-            sizes.append(0)
-    return sizes
-
-
-def _check_many(paths: list[str], options: ValidateOptions) -> list[tuple]:
-    """Files' results as plain tuples, which a worker sends back (a fifth of the pickling cost of FileResults)."""
-    results = [check_file(path, options) for path in paths]
-    return [
-        (r.documents, r.skipped, [tuple(d) for d in r.diagnostics], r.skipped_documents, [tuple(d) for d in r.suppressed], r.skip_reason)
-        for r in results
-    ]
-
-
-def _unpacked(packed: tuple) -> FileResult:
-    documents, skipped, diagnostics, skipped_documents, suppressed, skip_reason = packed
-    result = FileResult([Diagnostic._make(d) for d in diagnostics])
-    result.suppressed = [Diagnostic._make(d) for d in suppressed]
-    result.documents, result.skipped = documents, skipped
-    result.skipped_documents = skipped_documents
-    result.skip_reason = skip_reason
-    return result
-
-
-Progress = Callable[[int, int], None]  # told (files done, files found) as a run goes on
-
-
-def _serial(files: list[str], options: ValidateOptions, progress: Progress | None) -> list[FileResult]:
-    results = []
-    for path in files:
-        results.append(check_file(path, options))
-        if progress is not None:
-            progress(len(results), len(files))
-    return results
-
-
-def _parallel(files: list[str], sizes: list[int], count: int, options: ValidateOptions, progress: Progress | None) -> list[FileResult]:
-    """The files checked by `count` processes (workers.py), chunk by chunk, the results in the files' order."""
-    from functools import partial
-
-    from . import workers
-
-    chunked = workers.chunks(files, sizes, workers.chunk_count(sizes, count))
-    done = (lambda checked: progress(checked, len(files))) if progress is not None else None
-    # Compiling every kind first pays when the work is large; a few files forced onto workers compile what they meet.
-    warm = workers.work_of(sizes) >= workers.WORK_PER_PROCESS
-    packed = workers.run(chunked, partial(_check_many, options=options), count, done, warm=warm)
-    return [_unpacked(p) for p in packed]
-
-
-def _without_baseline(files: list[str], baseline: str, skipped: list[tuple[str, str]]) -> list[str]:
-    """The files but the baseline (a walk finds it, the pre-commit hook names it): its entries are no configuration."""
-    real = os.path.realpath(baseline)
-    kept = []
-    for path in files:
-        if path != STDIN and os.path.realpath(path) == real:
-            skipped.append((path, BASELINE_FILE))
-        else:
-            kept.append(path)
-    return kept
-
-
-def validate(paths: Iterable[str], options: ValidateOptions | None = None, progress: Progress | None = None) -> Report:
-    """Validate files, folders and `-` (stdin); the library entry point behind `svcconf validate`.
-
-    `progress`, when given, is told (files done, files found) as files are checked.
-    """
-    options = options or ValidateOptions()
-    if not isinstance(options, ValidateOptions):
-        raise TypeError(f"validate takes svcconf.ValidateOptions, not {type(options).__name__}")
-    not_regular: list[str] = []
-    skipped_paths: list[tuple[str, str]] = []
-    selection = Selection.of(options)
-    files, unreadable = discover(paths, selection, not_regular, skipped_paths)
-    if options.baseline_file:
-        files = _without_baseline(files, options.baseline_file, skipped_paths)
-    if STDIN in files and options.stdin_filename and (why := selection.excluded(options.stdin_filename)):
-        # Excluded as the file it stands for: an editor gets no findings for it (-v says why).
-        files = [path for path in files if path != STDIN]
-        skipped_paths.append((options.stdin_filename, why))
-    report = Report(files=len(files) + len(not_regular), unreadable=unreadable, options=options)
-    report.skipped_paths = skipped_paths
-    report.checked = [stdin_name(options) if path == STDIN else path for path in files] + not_regular
-    sizes = _sizes(files) if len(files) > 1 and STDIN not in files else []
-    count = workers.processes(sizes, options.jobs) if sizes else 1
-    results = _parallel(files, sizes, count, options, progress) if count > 1 else _serial(files, options, progress)
-    results += [_not_regular(path, options) for path in not_regular]
-    for result in results:
-        report.diagnostics.extend(result.diagnostics)
-        report.suppressed.extend(result.suppressed)
-        report.documents += result.documents
-        report.skipped += result.skipped
-        report.skipped_documents += result.skipped_documents
-    report.skipped_paths += [
-        (stdin_name(options) if path == STDIN else path, r.skip_reason) for path, r in zip(files, results) if r.skip_reason
-    ]
-    report.diagnostics.sort(key=Diagnostic.sort_key)
-    return report

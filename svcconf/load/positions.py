@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..model import Anchor, Path
 from .construct import PLAIN_TAG, NodeLoader
-from .model import Anchor, Path
 
 LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as one line break
 

@@ -26,10 +26,10 @@ import tomllib
 from pathlib import Path
 from typing import NamedTuple
 
-from .model import Severity
+from ..model import Severity
 
 DOC_FOLDERS = ("rules", "migrate")
-PACKAGE_DIR = Path(__file__).parent
+PACKAGE_DIR = Path(__file__).parent.parent  # svcconf/
 # The release every source reference was checked against; paths and functions move between releases.
 UPSTREAM_RELEASE = "v1.36.0"
 UPSTREAM_REPO = "kubernetes/kubernetes"

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .model import Path, Severity
+from ..model import Path, Severity
 
 MAX_EXPANDED_NODES = 500_000  # nodes aliases may add to a file, beyond one per character of its text
 # Bytes aliases may add to a file: each alias is a copy for every reader after the YAML one (the

@@ -18,7 +18,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from .model import Anchor, Finding, Path, Severity, Subject, go_quote, render_value
+from ..model import Anchor, Finding, Path, Severity, Subject, go_quote, render_value
 from .secrets import holds_secret, is_secret, render_at
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}

@@ -10,11 +10,11 @@ import json
 import os
 import re
 
-from .discovery import CONFIG_NAMES
-from .model import Diagnostic, Severity
+from ..load.discovery import CONFIG_NAMES
+from ..model import Diagnostic, Severity
 
 MAX_CONFIG_SIZE = 1024 * 1024  # a configuration file is a few hundred bytes; a pull request may hold a huge one
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "config.schema.json")
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "config.schema.json")
 _TOOL_TABLE = re.compile(r"^\[tool\.svcconf\]", re.MULTILINE)
 
 
@@ -79,7 +79,7 @@ def shown_path(path: str) -> str:
 
 def load_config(path: str) -> Config:
     name = str(path)
-    from .files import TooLarge, read_limited
+    from ..load.files import TooLarge, read_limited
 
     try:
         data = read_limited(name, MAX_CONFIG_SIZE)
@@ -96,8 +96,8 @@ def load_config(path: str) -> Config:
 
 
 def _load_yaml(name: str, data: bytes) -> Config:
-    from .schema import SchemaChecker
-    from .source import Locator, load_bytes
+    from ..known.schema import SchemaChecker
+    from ..load.source import Locator, load_bytes
 
     source = load_bytes(name, data)
     problems = [Diagnostic(name, p.line, p.column, "invalid-config", Severity.ERROR, p.message) for p in source.problems]
@@ -124,8 +124,8 @@ def _load_yaml(name: str, data: bytes) -> Config:
 
 
 def _load_toml(name: str, data: bytes) -> Config:
-    from .docs import tomllib
-    from .schema import SchemaChecker
+    from ..known.docs import tomllib
+    from ..known.schema import SchemaChecker
 
     text = data.decode("utf-8", errors="replace")
     try:
@@ -199,7 +199,7 @@ def _schema() -> dict:
 
 def _rule_names(values: dict):
     """(path, anchor, name) of every rule id or area name the settings hold."""
-    from .model import Anchor
+    from ..model import Anchor
 
     for key in ("select", "ignore"):
         for index, name in enumerate(values.get(key) or []):
@@ -214,13 +214,13 @@ def _rule_names(values: dict):
 
 
 def _semantic_findings(values: dict, config_path: str):
-    from .model import Finding
-    from .naming import valid_domain
+    from ..known.naming import valid_domain
+    from ..model import Finding
 
     yield from _baseline_findings(values.get("baseline"), config_path)
     names = [(path, anchor, name) for path, anchor, name in _rule_names(values) if isinstance(name, str) and name != "*"]
     if names:  # the rule docs are read only for a file that names rules
-        from .docs import is_rule_name, unknown_rule_message
+        from ..known.docs import is_rule_name, unknown_rule_message
 
         for path, anchor, name in names:
             if not is_rule_name(name):
@@ -241,7 +241,7 @@ def _semantic_findings(values: dict, config_path: str):
 def _baseline_findings(name, config_path: str):
     """A configuration file's baseline must be a file in its own folder or below: a repository's settings accept
     findings only with a record the repository holds (a link out of the folder is followed, and refused too)."""
-    from .model import Finding
+    from ..model import Finding
 
     if not isinstance(name, str) or not name:
         return  # the schema reports it
@@ -264,7 +264,7 @@ def _baseline_findings(name, config_path: str):
 
 
 def _release(text) -> tuple | None:
-    from .catalog import parse_release
+    from ..known.catalog import parse_release
 
     try:
         return parse_release(text) if isinstance(text, str) else None
@@ -273,7 +273,7 @@ def _release(text) -> tuple | None:
 
 
 def _unknown_release(text: str) -> str | None:
-    from .catalog import known_release
+    from ..known.catalog import known_release
 
     try:
         known_release(text)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .catalog import Release, format_release, lifecycle
-from .model import Anchor, Diagnostic, Severity
+from ..known.catalog import Release, format_release, lifecycle
+from ..model import Anchor, Diagnostic, Severity
 
 # The file name of a finding about the command line itself (as `<stdin>` names standard input).
 COMMAND_LINE = "<command line>"
@@ -37,7 +37,7 @@ class Origin(NamedTuple):
 
 def origin(flag: str, given: Release | None, config) -> Origin:
     """The target release of a run: the flag's value, else the configuration file's, else the newest release svcconf knows."""
-    from .catalog import parse_release
+    from ..known.catalog import parse_release
 
     if given is not None:
         return Origin(given, flag=flag)
@@ -80,7 +80,7 @@ def _config_position(path: str) -> tuple[int, int]:
         lines = data.decode("utf-8", errors="replace").splitlines()
         number = next((n for n, line in enumerate(lines, 1) if line.lstrip().lstrip('"').startswith(CONFIG_KEY)), 1)
         return number, 1
-    from .source import load_bytes
+    from ..load.source import load_bytes
 
     source = load_bytes(path, data)
     if not source.documents or not isinstance(source.documents[0].data, dict):

@@ -269,7 +269,7 @@ def discover(
 
     Named pipes, devices and sockets found in folders are never opened (a pipe without a writer
     would block, a device may never end); they go to `not_regular`. Named on their own, a pipe is
-    read (`<(command)` gives one) and a device or socket is refused unread (svcconf.files).
+    read (`<(command)` gives one) and a device or socket is refused unread (svcconf.load.files).
     Names are str, undecodable bytes kept as by os.fsdecode.
     Excluded files and folders go to `skipped` with the reason, for `validate -v`.
     """

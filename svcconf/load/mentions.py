@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from .naming import Naming
+from ..known.naming import Naming
 
 KEY = "apiVersion"
 QUOTES = "\"'"
@@ -73,7 +73,7 @@ def api_versions(text: str) -> Iterator[str]:
 @cache
 def _checked() -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
     """(groups svcconf checks every document of, group/versions every kind of which is removed or deprecated)."""
-    from .catalog import lifecycle, schema_index
+    from ..known.catalog import lifecycle, schema_index
 
     table = lifecycle()
     groups = {group for group, scope in table.group_scope.items() if scope == "config"}

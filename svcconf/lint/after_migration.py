@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import catalog
+from ..known import catalog
+from ..known.naming import Naming
+from ..load.source import Document, SourceFile
+from ..model import Anchor, Diagnostic, Finding, Severity
+from ..rules import Siblings
+from ..settings.options import MigrateOptions, ValidateOptions
 from .document import DocumentChecker
-from .model import Anchor, Diagnostic, Finding, Severity
-from .naming import Naming
-from .options import MigrateOptions, ValidateOptions
-from .rules import Siblings
-from .source import Document, SourceFile
 
 NOT_CHECKED = "content-not-checked"
 
@@ -36,7 +36,7 @@ def findings_after_migration(source: SourceFile, options: ValidateOptions, due: 
 
 
 def _findings(source: SourceFile, options: ValidateOptions, due: set[int], written: list[Diagnostic]) -> list[Diagnostic]:
-    from .migrate.preview import Converted, preview
+    from ..migrate.preview import Converted, preview
 
     positions = {number - 1 for number in due}
     # A large file keeps no nodes: the plan of a document needs its own, composed again (one document at a time).

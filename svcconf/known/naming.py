@@ -11,7 +11,7 @@ import os
 import re
 from typing import NamedTuple
 
-from .go.memo import remembered
+from ..go.memo import remembered
 
 UPSTREAM_DOMAIN = "k8s.io"
 DOMAIN_ENV = "SVCCONF_API_DOMAIN"

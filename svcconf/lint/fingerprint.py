@@ -13,9 +13,9 @@ import hashlib
 import json
 from typing import Any
 
-from .model import Fingerprint, Path, Subject, render_path
-from .naming import Naming
-from .secrets import holds_secret
+from ..known.naming import Naming
+from ..known.secrets import holds_secret
+from ..model import Fingerprint, Path, Subject, render_path
 
 SECRET = "secret"  # in place of the hash of a value that is, or holds, a secret: no secret reaches a baseline, not even hashed
 _MISSING = object()

@@ -19,12 +19,12 @@ import stat
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .files import TooLarge, read_limited
-from .model import Diagnostic, Fingerprint, Severity
-from .options import OptionsError
+from ..load.files import TooLarge, read_limited
+from ..model import Diagnostic, Fingerprint, Severity
+from ..settings.options import OptionsError
 
 if TYPE_CHECKING:
-    from .pipeline import Report
+    from .result import Report
 
 FORMAT_KEY = "svcconf-baseline"
 FORMAT_VERSION = 2
@@ -233,7 +233,7 @@ def write(name: str, report: Report) -> Baseline:
 
 def _write_file(name: str, data: bytes) -> None:
     """migrate's atomic writer (which keeps an existing file's mode); a new file is created first, mode 0o644."""
-    from .migrate.write import write_atomic
+    from ..migrate.write import write_atomic
 
     try:
         write_atomic(name, data)
@@ -259,7 +259,7 @@ def apply(report: Report, baseline: Baseline) -> None:
     An entry is stale when its file was checked in this run, its rule could have been reported
     there, and fewer findings matched it than it counts.
     """
-    from .pipeline import _configure
+    from .check import configure
 
     left = {key: count for key, (count, _line) in baseline.entries.items()}
     kept = []
@@ -278,12 +278,12 @@ def apply(report: Report, baseline: Baseline) -> None:
         if not left[key] or name is None:
             continue
         # A rule that --select, ignore or per-file-ignores leaves out could not have matched.
-        if not _configure([Diagnostic(name, 1, 1, key[1], Severity.INFO, "")], name, report.options):
+        if not configure([Diagnostic(name, 1, 1, key[1], Severity.INFO, "")], name, report.options):
             continue
         fixed = "is fixed" if left[key] == count else f"is fixed in {left[key]} of its {count} places"
         path = baseline.path_of(key)
         where = f" at {path}" if path else ""
         message = f"{key[0]}: {key[1]}{where} {fixed}; `svcconf validate --write-baseline {baseline.name}` removes it from the baseline"
         stale.append(Diagnostic(baseline.name, line, 1, STALE, Severity.INFO, message))
-    report.diagnostics = kept + _configure(stale, baseline.name, report.options)
+    report.diagnostics = kept + configure(stale, baseline.name, report.options)
     report.diagnostics.sort(key=Diagnostic.sort_key)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .model import Diagnostic, Severity
+from ..model import Diagnostic, Severity
 
 # A comment that starts `svcconf:` is a suppression in one of these forms or an error: a near miss
 # (`ignore [id]`, `ignore(id)`, `ignore: id`, `ignore id`, `ignore[id`) must never read as a bare
@@ -148,7 +148,7 @@ def apply(
     suppressions = find(text)
     if not suppressions:
         return diagnostics
-    from .docs import area_rules, rule_areas
+    from ..known.docs import area_rules, rule_areas
 
     rules, areas = rule_areas(), area_rules()
     problems: list[Diagnostic] = []
@@ -179,7 +179,7 @@ def apply(
                 for rule in areas[name]:
                     first.setdefault((scope, rule), (order, name))
             else:
-                from .docs import unknown_rule_message
+                from ..known.docs import unknown_rule_message
 
                 problems.append(
                     _problem(file, suppression.line, column, "unknown-rule", f"suppression names an {unknown_rule_message(name)}")

@@ -15,10 +15,10 @@ import stat
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from ..load.files import TooLarge, read_limited
+from ..load.positions import LINE_BREAK
+from ..model import Diagnostic
 from . import suppression
-from .files import TooLarge, read_limited
-from .model import Diagnostic
-from .positions import LINE_BREAK
 
 # Where YAML ends a line (libyaml and PyYAML alike): diagnostics count lines the same way.
 # Reported after inline suppressions are applied: a comment cannot hide them.
@@ -50,8 +50,8 @@ def add_suppressions(diagnostics: Iterable[Diagnostic], max_size: int, stdin: st
 
 def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[list[Diagnostic], int, list[str]]:
     """(findings suppressed, rule ids added, notes) for one file; the file is written only when its data stays the same."""
-    from .migrate.write import write_atomic
-    from .source import parse
+    from ..load.source import parse
+    from ..migrate.write import write_atomic
 
     def left(why: str) -> tuple[list[Diagnostic], int, list[str]]:
         return [], 0, [f"{name}: {len(found)} finding{'s' if len(found) != 1 else ''} not suppressed: {why}"]
@@ -122,7 +122,7 @@ def _holder_lines(source):
     item) holding it, such as a mapping, where the comment goes on that key's line (`- aescbc:`, not the
     `keys:` under it). A suppression on a key's line covers what the key holds.
     """
-    from .model import Anchor
+    from ..model import Anchor
 
     positions = {document.index + 1: position for position, document in enumerate(source.documents)}
     locators: dict[int, object] = {}
@@ -144,7 +144,7 @@ def _holder_lines(source):
 def suppressed_line(name: str, text: str, diagnostic: Diagnostic) -> tuple[int, str] | None:
     """The line (1-based) that --add-suppressions would write a diagnostic's suppression on, and that line with it
     (the editor's quick fix); None where a comment cannot go or would change the file's data."""
-    from .source import parse
+    from ..load.source import parse
 
     pieces = LINE_BREAK.split(text)
     original = parse(name, text, keep_nodes=False)

@@ -46,7 +46,7 @@ def format_release(release: Release) -> str:
     return f"{release[0]}.{release[1]}"
 
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # svcconf/
 
 
 @functools.lru_cache(maxsize=1)

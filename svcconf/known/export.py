@@ -43,7 +43,7 @@ class EditorSchema(NamedTuple):
 
 def editor_schemas(domain: str = UPSTREAM_DOMAIN, spelling: str = "kube", target: Release | None = None) -> list[EditorSchema]:
     """Every kind svcconf has a schema for (and every other name it answers to) that the target release serves."""
-    from .defaults.components import KEEP_KUBE_WORD
+    from ..defaults.components import KEEP_KUBE_WORD
 
     table = lifecycle()
     target = target or table.newest
@@ -189,7 +189,7 @@ def export(directory: str, domain: str = UPSTREAM_DOMAIN, spelling: str = "kube"
 
 def _write(directory: str, relative: str, data: bytes) -> None:
     """Write one file below `directory`, creating folders; never through a symbolic link, at any level of its path."""
-    from .files import refuse_linked_folder
+    from ..load.files import refuse_linked_folder
 
     path = os.path.join(directory, *relative.split("/"))
     refuse_linked_folder(path)

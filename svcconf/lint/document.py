@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from . import catalog, rules
-from .model import Anchor, Finding, Path, Severity
-from .naming import GroupVersion, Naming
-from .options import ValidateOptions
-from .schema import checker_for
-from .source import Document
+from .. import rules
+from ..known import catalog
+from ..known.naming import GroupVersion, Naming
+from ..known.schema import checker_for
+from ..load.source import Document
+from ..model import Anchor, Finding, Path, Severity
+from ..settings.options import ValidateOptions
 
 
 class Unit(NamedTuple):
@@ -97,7 +98,7 @@ class DocumentChecker:
         """Warn about scalars YAML 1.2 tools read differently, inside objects whose schema was checked."""
         if not document.ambiguous:
             return
-        from .secrets import is_secret
+        from ..known.secrets import is_secret
 
         typed = {f.path for f in findings if f.rule == "wrong-type"}
         # The owner is the longest checked prefix: try each length units have (a List has thousands

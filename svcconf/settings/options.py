@@ -15,7 +15,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, NamedTuple
 
-from .naming import DOMAIN_ENV, UPSTREAM_DOMAIN
+from ..known.naming import DOMAIN_ENV, UPSTREAM_DOMAIN
 
 if TYPE_CHECKING:
     from .config import Config
@@ -59,7 +59,7 @@ class ValidateOptions(NamedTuple):
     baseline_file: str | None = None  # the baseline read or written: svcconf's own file, never checked as a document
 
     def resolved_target(self) -> Release:
-        from .catalog import lifecycle
+        from ..known.catalog import lifecycle
 
         return self.target or lifecycle().newest
 
@@ -78,7 +78,7 @@ class MigrateOptions(NamedTuple):
     respect_gitignore: bool = True
 
     def resolved_target(self) -> Release:
-        from .catalog import lifecycle
+        from ..known.catalog import lifecycle
 
         return self.target or lifecycle().newest
 
@@ -88,7 +88,7 @@ class MigrateOptions(NamedTuple):
 
 def release(text: str) -> Release:
     """An argparse type: `1.31`, `v1.31` or a patch release `1.31.2`, of a release the lifecycle table covers."""
-    from .catalog import known_release
+    from ..known.catalog import known_release
 
     try:
         return known_release(text)
@@ -174,7 +174,7 @@ def paths_to_read(args: argparse.Namespace) -> list[str] | None:
 
 def api_domain(args: argparse.Namespace, config: dict | None = None) -> str:
     """The API domain: --api-domain, else $SVCCONF_API_DOMAIN, else the configuration file's, else k8s.io."""
-    from .naming import valid_domain
+    from ..known.naming import valid_domain
 
     domain = args.api_domain or os.environ.get(DOMAIN_ENV) or (config or {}).get("api-domain") or UPSTREAM_DOMAIN
     if not valid_domain(domain):
@@ -183,14 +183,14 @@ def api_domain(args: argparse.Namespace, config: dict | None = None) -> str:
 
 
 def _config_release(config: dict, key: str) -> Release | None:
-    from .catalog import parse_release
+    from ..known.catalog import parse_release
 
     return parse_release(config[key]) if key in config else None
 
 
 def _paths(args: argparse.Namespace, config: Config) -> dict:
     """The settings of which files are read: --exclude from the working directory, the config file's from its folder."""
-    from .globs import unreadable
+    from ..load.globs import unreadable
 
     given = [("--exclude", p) for p in args.exclude] + [(f"exclude in {config.path}", p) for p in config.values.get("exclude", [])]
     given += [(f"per-file-ignores in {config.path}", p) for p in config.values.get("per-file-ignores", {})]
@@ -210,7 +210,7 @@ def _rules(flag: str, names, *, wildcard: bool = False) -> tuple[str, ...]:
     """Rule ids for rule ids and area names; a name that is neither is a usage error, never an empty selection."""
     if not names:
         return ()  # the rule docs are read only when a name needs checking
-    from .docs import UnknownRule, expand_rules
+    from ..known.docs import UnknownRule, expand_rules
 
     try:
         return expand_rules(names, wildcard=wildcard)
@@ -219,14 +219,14 @@ def _rules(flag: str, names, *, wildcard: bool = False) -> tuple[str, ...]:
 
 
 def _is_rule_id(name: str) -> bool:
-    from .docs import rule_areas
+    from ..known.docs import rule_areas
 
     return name in rule_areas()
 
 
 def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateOptions:
     """`svcconf validate`'s options from its flags and the configuration file."""
-    from .model import Severity
+    from ..model import Severity
 
     config = config_file.values
 
@@ -266,7 +266,7 @@ def validate_options(args: argparse.Namespace, config_file: Config) -> ValidateO
 
 def migrate_options(args: argparse.Namespace, config_file: Config) -> MigrateOptions:
     """`svcconf migrate`'s options from its flags and the configuration file."""
-    from .catalog import format_release
+    from ..known.catalog import format_release
 
     config = config_file.values
     options = MigrateOptions(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import Path, render_value
+from ..model import Path, render_value
 
 # The fields upstream tags `datapolicy:"token"`, `"security-key"` or `"password"` in the kinds svcconf
 # reads, plus kubeconfig's credentials: a value anywhere under one of them is never printed.

@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from .options import AUTO_JOBS
+from ..settings.options import AUTO_JOBS
 
 # A file costs about as much as 1 KB of its content (opening, reading, the per-file steps of the
 # report). A forked worker costs about 0.1 s of CPU time (every kind compiled first, the pages it
@@ -114,9 +114,11 @@ def chunk_count(sizes: list[int], workers: int) -> int:
 def warm_up() -> None:
     """Compile every schema, import every rule module, the CEL binding and what checking a document as migrate converts it
     needs, so that forked workers share them instead of each compiling what it meets."""
-    from . import after_migration, catalog, cel, rules  # noqa: F401 - imported to be inherited
-    from .migrate import preview  # noqa: F401
-    from .schema import checker_for
+    from .. import cel, rules
+    from ..known import catalog
+    from ..known.schema import checker_for
+    from ..migrate import preview  # noqa: F401 - imported to be inherited
+    from . import after_migration  # noqa: F401
 
     catalog.lifecycle()
     catalog.aliases()

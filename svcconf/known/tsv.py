@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
 
 
 def read_table(*parts: str) -> tuple[dict[str, str], list[dict[str, str]]]:
