@@ -274,3 +274,23 @@ async def test_a_secret_never_leaves_the_server(client: LanguageClient, tmp_path
     said += [repr(action) for action in actions.values()]
     said += [message.message for message in client.log_messages]
     assert not [shown for shown in said if secret in shown]
+
+
+async def test_no_migrate_action_carries_a_secret_the_conversion_moves(client: LanguageClient, tmp_path) -> None:
+    # apiextensions v1beta1 -> v1 moves `subresources` into each version; the token is written with a YAML escape,
+    # so its text in the file is not its value
+    path = tmp_path / "crd.yaml"
+    text = (
+        "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n  name: jobs.example.com\n"
+        "spec:\n  group: example.com\n  names: {kind: Job, plural: jobs}\n  scope: Namespaced\n  version: v1\n"
+        '  subresources:\n    status: {token: "s3cr3t-t0ken\\nnext"}\n'
+    )
+    path.write_text(text)
+    found = await open_file(client, path, text)
+    assert "removed-api-version" in {d.code for d in found}
+    actions = await _actions(client, path.as_uri(), 0)
+    assert "Suppress removed-api-version on this line" in actions
+    assert not [title for title in actions if title.startswith("Migrate")]
+    assert not [action for action in actions.values() if "s3cr3t-t0ken" in repr(action)]
+    _run("migrate", "--write", str(path), cwd=tmp_path)  # the command still converts it, on disk
+    assert "apiextensions.k8s.io/v1\n" in path.read_text() and "s3cr3t-t0ken" in path.read_text()

@@ -119,6 +119,7 @@ def _rule_fix(state, diagnostic: Diagnostic, lines: list[str], encoding: str) ->
 
 def _migrate(state, text: str, lines: list[str], diagnostic: Diagnostic, deprecated: bool, encoding: str):
     """(title, edits) converting the diagnostic's document as `svcconf migrate` would; the whole file when others change with it."""
+    from ..migrate.diff import masked
     from ..migrate.engine import FileOutcome, migrate_text
 
     if state.file is None or state.file.source is None or len(lines) > MAX_DIFF_LINES:
@@ -131,38 +132,19 @@ def _migrate(state, text: str, lines: list[str], diagnostic: Diagnostic, depreca
         return None
     old_lines, new_lines = _with_breaks(text), _with_breaks(new)
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    hunks = [(i1, i2, "".join(new_lines[j1:j2])) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    changed = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    shown = masked(new, new_lines)
+    if any(shown[j1:j2] != new_lines[j1:j2] for _i1, _i2, j1, j2 in changed):
+        # A written line holds a secret value (in whatever form the YAML spells it): `svcconf migrate` writes it,
+        # the protocol does not carry it.
+        return None
+    hunks = [(i1, i2, "".join(new_lines[j1:j2])) for i1, i2, j1, j2 in changed]
     first, last = document_lines(lines, diagnostic.line - 1)
     alone = all(first <= i1 and i2 <= last + 1 for i1, i2, _new in hunks)
     edits = [lsp.TextEdit(_rows(lines, i1, i2, encoding), replacement) for i1, i2, replacement in hunks]
-    secrets = _secret_values(state.file.source)
-    if any(secret in edit.new_text for edit in edits for secret in secrets):
-        return None  # a rewritten line holds a secret: `svcconf migrate` writes it, the protocol does not carry it
     moved = [edit for edit in outcome.edits if edit.document == diagnostic.document]
     change = f": {moved[0].source} -> {moved[0].target}" if moved else ""
     return (f"Migrate this document{change}" if alone else f"Migrate this file ({len(outcome.edits)} documents change together)"), edits
-
-
-def _secret_values(source) -> set[str]:
-    """The text of every secret value in the documents of the last check (all of them, when the file was checked whole)."""
-    from ..known.secrets import holds_secret
-
-    found: set[str] = set()
-
-    def walk(path: tuple, value) -> None:
-        if isinstance(value, dict):
-            for key, item in value.items():
-                walk((*path, key), item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(path, item)
-        elif is_secret(path) and value is not None:
-            found.add(str(value))
-
-    for document in source.documents if source is not None else ():
-        if holds_secret((), document.data):
-            walk((), document.data)
-    return found
 
 
 def _with_breaks(text: str) -> list[str]:

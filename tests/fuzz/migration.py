@@ -38,11 +38,12 @@ def _outside(text: str, converted: set[int]) -> tuple[int, str]:
     from svcconf.load.source import parse
 
     documents = parse("x", text).documents
+    skipped = 1 if text.startswith("\ufeff") else 0  # a byte-order mark the text still holds: libyaml's positions skip it
     pieces, cursor = [], 0
     for document in documents:
         if document.index + 1 in converted:
-            pieces.append(text[cursor : document.root.start_mark.index])
-            cursor = document.root.end_mark.index
+            pieces.append(text[cursor : skipped + document.root.start_mark.index])
+            cursor = skipped + document.root.end_mark.index
     pieces.append(text[cursor:])
     return len(documents), "\x00".join(pieces)
 

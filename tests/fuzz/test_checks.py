@@ -165,6 +165,18 @@ OLD = (
     b"apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: nightly}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n"
 )
 
+SCHEDULER_V1BETA2 = b"""\
+apiVersion: kubescheduler.config.k8s.io/v1beta2
+kind: KubeSchedulerConfiguration
+profiles:
+- plugins:
+    score:
+      disabled:
+      - name: PodTopologySpread
+      enabled:
+      - name: MyPlugin
+        weight: 2"""
+
 
 def _migrate_that(monkeypatch, damage) -> list[Failure]:
     import svcconf.migrate
@@ -207,3 +219,16 @@ def test_a_migrate_that_drops_a_document_is_caught(tmp_path, monkeypatch) -> Non
 def test_an_unchanged_clean_file_passes(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert check_case(_case(OLD)) == []
+
+
+def test_a_faithful_migrate_after_two_byte_order_marks_is_not_a_loss(tmp_path, monkeypatch) -> None:
+    # the reader drops the first mark; libyaml's positions skip the second, which the text still holds
+    from svcconf.migrate import migrate_bytes
+
+    monkeypatch.chdir(tmp_path)
+    first = b"\xef\xbb\xbf\xef\xbb\xbfapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n---\n"
+    # v1beta2 -> v1 writes the old score weights of three plugins the profile keeps after the last line, which has no break
+    data = first + SCHEDULER_V1BETA2
+    output = migrate_bytes("x.yaml", data).output
+    assert output.startswith(first + b"apiVersion: kubescheduler.config.k8s.io/v1\n") and output != data
+    assert check_case(_case(data), full=False) == []
