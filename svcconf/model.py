@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .report.escape import printable
+from .escape import printable
 
 Segment = str | int
 Path = tuple  # tuple[Segment, ...]

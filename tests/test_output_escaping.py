@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from svcconf.commands.validate import FORMATS
-from svcconf.report.escape import file_name, printable
+from svcconf.escape import file_name, printable
 from tests.conftest import ROOT
 from tests.helpers import run
 
@@ -262,7 +262,7 @@ JSON_SHAPES = [
 
 @pytest.mark.parametrize("data", JSON_SHAPES)
 def test_json_text_with_item_lists_is_the_same_json(data: object) -> None:
-    from svcconf.report.escape import json_text
+    from svcconf.escape import json_text
 
     indented = json_text(data)
     assert indented == json.dumps(data, indent=2, ensure_ascii=False).replace("\x1b", "\\u001b")

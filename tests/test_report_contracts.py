@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from svcconf.report.escape import github_data, json_text
+from svcconf.escape import github_data, json_text
 from tests.helpers import run
 
 CRONJOB = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\n"

@@ -191,8 +191,8 @@ def render(result, secrets: list[str] = ()) -> str:
     the payload nor the config can add a line or a terminal escape.
     """
     from ..claims import REDACTED
+    from ..escape import printable
     from ..model import render_value
-    from ..report.escape import printable
 
     def q(value: str) -> str:
         return REDACTED if value == REDACTED or any(secret in value for secret in secrets) else render_value(value)

@@ -56,8 +56,8 @@ def _diff(outcomes: list, stream) -> None:
     """The unified diff of every changed file; inside GitHub Actions, with workflow commands stopped around it."""
     import secrets
 
+    from ..escape import inline_commands_escaped, printable
     from ..migrate.diff import unified
-    from ..report.escape import inline_commands_escaped, printable
 
     changed = [o for o in outcomes if o.changed]
     if not changed:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .catalog import Release, aliases, format_release, lifecycle, load_schema, schema_index
-from .naming import UPSTREAM_DOMAIN, Naming
+from .naming import KEEP_KUBE_WORD, UPSTREAM_DOMAIN, Naming
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 INDEX = "index.json"
@@ -43,8 +43,6 @@ class EditorSchema(NamedTuple):
 
 def editor_schemas(domain: str = UPSTREAM_DOMAIN, spelling: str = "kube", target: Release | None = None) -> list[EditorSchema]:
     """Every kind svcconf has a schema for (and every other name it answers to) that the target release serves."""
-    from ..defaults.components import KEEP_KUBE_WORD
-
     table = lifecycle()
     target = target or table.newest
     naming = Naming(domain)

@@ -15,6 +15,8 @@ from ..go.memo import remembered
 
 UPSTREAM_DOMAIN = "k8s.io"
 DOMAIN_ENV = "SVCCONF_API_DOMAIN"
+# The node agent keeps its name in both spellings (the spec writes it KubeletConfiguration).
+KEEP_KUBE_WORD = frozenset({"KubeletConfiguration"})
 # A DNS subdomain with at least two labels; each dash run is followed by an alphanumeric, so no text matches two ways.
 _DOMAIN = re.compile(r"^[a-z0-9]+(?:-+[a-z0-9]+)*(?:\.[a-z0-9]+(?:-+[a-z0-9]+)*)+\Z")
 

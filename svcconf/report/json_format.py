@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..escape import json_text
 from ..lint.result import Report
 from ..model import Diagnostic
-from .escape import json_text
 
 SCHEMA_VERSION = 1
 
