@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from svcconf.known.catalog import lifecycle, parse_release
+from svcconf.known.flags import table as tables
 from svcconf.known.tsv import DATA_DIR, read_table
-from svcconf.rules.flags import table as tables
 from tests.helpers import run
 from tests.tools import flag_table
 

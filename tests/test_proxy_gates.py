@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from svcconf.rules.components.proxy.gates import SPECIAL, gate_table, spec_at
+from svcconf.known.feature_gates import SPECIAL, gate_table, spec_at
 from tests.helpers import run
 
 HEADER = "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\n"

@@ -50,8 +50,8 @@ def add_suppressions(diagnostics: Iterable[Diagnostic], max_size: int, stdin: st
 
 def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[list[Diagnostic], int, list[str]]:
     """(findings suppressed, rule ids added, notes) for one file; the file is written only when its data stays the same."""
+    from ..load.atomic import write_atomic
     from ..load.source import parse
-    from ..migrate.write import write_atomic
 
     def left(why: str) -> tuple[list[Diagnostic], int, list[str]]:
         return [], 0, [f"{name}: {len(found)} finding{'s' if len(found) != 1 else ''} not suppressed: {why}"]

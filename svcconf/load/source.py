@@ -16,8 +16,8 @@ import yaml
 from yaml.nodes import Node
 
 from ..model import Severity
-from ..settings.options import DEFAULT_MAX_FILE_SIZE
 from .construct import MAX_ALIAS_BYTES, MAX_EXPANDED_NODES, AliasBomb, AliasTooLarge, BudgetBuilder, Builder, NodeLoader, placed_problems
+from .files import DEFAULT_MAX_FILE_SIZE
 from .positions import Locator, Span, SpanLocator, position, span_of, span_start
 
 __all__ = ["Document", "FileProblem", "Locator", "SourceFile", "decode", "load_bytes", "parse", "position", "too_large"]

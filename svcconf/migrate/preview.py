@@ -16,6 +16,9 @@ from ..settings.options import MigrateOptions
 from .engine import Plan, _plan
 from .origin import Origin
 from .rewrite import Sibling
+from .steps import fix_for
+
+__all__ = ["Converted", "Left", "fix_for", "preview"]
 
 
 class Converted(NamedTuple):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from svcconf.rules.components.scheduler import plugins
+from svcconf.known import scheduler_plugins as plugins
 
 from ..ops import Context, Custom, Review, get, insert, new_map, new_seq, pop, replace_value, walk
 from ..steps import step

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 
 from svcconf.go.durations import format_duration, parse_duration
 from svcconf.go.names import dns1123_subdomain
+from svcconf.known.apiserver import KNOWN_TYPES
 from svcconf.model import Finding, Path, Severity
 
 from .. import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
 from .authn import check_cel
 
-KNOWN_TYPES = ("ABAC", "AlwaysAllow", "AlwaysDeny", "Node", "RBAC", "Webhook")  # sorted, as the message lists them
 REPEATABLE = ("Webhook",)
 MAX_MATCH_CONDITIONS = 64
 

@@ -6,11 +6,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from svcconf.known import scheduler_plugins as plugins
 from svcconf.known.catalog import format_release
 from svcconf.model import Finding, Path, Severity
 from svcconf.rules import advice, integer, invalid, items, mapping
-
-from . import plugins
 
 INT32 = (-(2**31), 2**31 - 1)
 

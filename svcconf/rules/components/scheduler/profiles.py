@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from svcconf.known import scheduler_plugins as plugins
 from svcconf.known.catalog import format_release
 from svcconf.model import Finding, Path, Severity, render_value
 from svcconf.rules import Context, advice, duplicate, integer, invalid, items, mapping, required, rule, text
 
 from ..base import check_client_connection, check_debugging, check_leader_election
 from . import plugin_checks as checks
-from . import plugins
 from .args import check_args_kind
 from .extenders import check_extenders
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from svcconf.known.catalog import format_release
 from svcconf.model import Anchor, Path
 
+from ..catalog import format_release
 from .arguments import Arg, CommandLine, cluster_command_lines, node_command_line, pod_command_lines
 from .table import Flag, lookup, table
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from svcconf.model import Anchor, Path
+from svcconf.model import Anchor, Path, items, mapping
 
-from .. import items, mapping
 from .table import COMPONENTS, Flag, is_bool, lookup
 
 

@@ -19,7 +19,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 
-from ..load.files import refuse_linked_folder
+from .files import refuse_linked_folder
 
 try:
     import fcntl

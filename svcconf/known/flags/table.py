@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from svcconf.known.catalog import parse_release
-from svcconf.known.tsv import read_table
+from ..catalog import parse_release
+from ..tsv import read_table
 
 COMPONENTS = (
     "kube-apiserver",
