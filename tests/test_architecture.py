@@ -10,6 +10,8 @@ import ast
 from pathlib import Path
 
 import svcconf
+from svcconf.known.docs import all_rule_docs
+from tests.rule_ids import emitted_rule_ids
 
 PACKAGE = Path(svcconf.__file__).parent
 CORE = (
@@ -105,3 +107,57 @@ def test_the_core_imports_no_rule_module_by_name() -> None:
     for core in CORE:
         named = sorted(m for m in GRAPH[core] if m.startswith("svcconf.rules."))
         assert named == [], f"{core} imports {named}"
+
+
+# --------------------------------------------------------------------------- rule ids <-> docs
+# Where code hands on the id of a finding it already holds (a finding placed again, a load problem
+# turned into a diagnostic), or probes a rule id read from a baseline file: no new id is emitted.
+PASSED_ON = {
+    "lint/after_migration.py": ("finding.rule",),
+    "lint/baseline.py": ("key[1]",),
+    "lint/check.py": ("problem.rule", "finding.rule"),
+    "migrate/engine.py": ("problem.rule",),
+    "rules/apiserver/imagepolicy.py": ("finding.rule",),
+}
+EMITTED = emitted_rule_ids(PACKAGE)
+
+
+def test_every_rule_id_the_code_can_emit_has_a_doc() -> None:
+    """Else a user cannot suppress the finding (`unknown-rule`) and `svcconf rules ID` exits 2."""
+    undocumented = {rule_id: place for rule_id, place in EMITTED.ids.items() if rule_id not in all_rule_docs()}
+    assert undocumented == {}
+
+
+def test_every_documented_rule_id_is_emitted_by_some_code() -> None:
+    assert sorted(set(all_rule_docs()) - set(EMITTED.ids)) == []
+
+
+def test_every_emitted_rule_id_can_be_read_from_the_source() -> None:
+    """A finding's id is a literal or a constant at the call, so that the two tests above see it."""
+    unreadable = []
+    for site in EMITTED.unresolved:
+        place, _, expression = site.partition(" ")
+        if expression not in PASSED_ON.get(place.rpartition(":")[0], ()):
+            unreadable.append(site)
+    assert unreadable == []
+
+
+def test_the_scan_finds_an_id_passed_through_a_helper(tmp_path: Path) -> None:
+    (tmp_path / "rule.py").write_text(
+        "from svcconf.model import Finding\n"
+        "def advice(rule, path, message):\n"
+        "    return Finding(rule, path, message)\n"
+        "def invalid(path, value, detail, rule='made-up-default'):\n"
+        "    return Finding(rule, path, detail)\n"
+        "MISSING = 'made-up-missing'\n"
+        "def helper(path, rule_id):\n"
+        "    return invalid(path, 1, 'bad', rule_id)\n"
+        "def check(doc, ctx):\n"
+        "    yield helper((), 'made-up-invalid')\n"
+        "    yield advice(MISSING if doc else 'made-up-advice', (), 'words')\n"
+        "    yield advice(doc['id'], (), 'words')\n",
+        encoding="utf-8",
+    )
+    emitted = emitted_rule_ids(tmp_path)
+    assert set(emitted.ids) == {"made-up-default", "made-up-missing", "made-up-invalid", "made-up-advice"}
+    assert emitted.unresolved == ["rule.py:12 doc['id']"]
