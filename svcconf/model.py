@@ -11,6 +11,7 @@ from .escape import printable
 
 Segment = str | int
 Path = tuple  # tuple[Segment, ...]
+Release = tuple  # (major, minor), e.g. (1, 31)
 
 _PLAIN_FIELD = re.compile(r"^[A-Za-z0-9_\-]+\Z")
 
@@ -122,6 +123,11 @@ class Fingerprint(NamedTuple):
     path: str  # the field path from that document or item
     subject: str | None  # a short hash of what the finding concerns; "secret" for a secret; None: the path says it
     legacy: str | None = None  # version 1's hash of the whole value at the path (only to read a version-1 baseline)
+
+
+def at_least(release: Release, major: int, minor: int) -> bool:
+    """Whether `release` is major.minor or later: every check of a release against a fixed one says it this way."""
+    return release >= (major, minor)
 
 
 def go_quote(value: str) -> str:

@@ -149,8 +149,8 @@ def test_secret_claims_are_never_printed(files) -> None:
     result = explain(files, CLAIMS, "--secret", "sub", "--secret", "groups")
     assert result.code == 0
     assert "user-1234" not in result.out and "oidc:dev" not in result.out
-    assert "  uid: <redacted>\n" in result.out
-    assert "  groups: <redacted>, <redacted>\n" in result.out
+    assert "  uid: REDACTED\n" in result.out
+    assert "  groups: REDACTED, REDACTED\n" in result.out
 
 
 DERIVED = """\
@@ -199,14 +199,14 @@ def test_values_derived_from_a_secret_claim_are_secret_too(files, form: str) -> 
     if form == "json":
         user = result.json()["user"]
         assert user == {
-            "username": "<redacted>",
-            "uid": "<redacted>",
-            "groups": ["<redacted>", "<redacted>"],
-            "extra": {"example.com/whole": ["<redacted>"], "example.com/shown": ["blue"]},
+            "username": "REDACTED",
+            "uid": "REDACTED",
+            "groups": ["REDACTED", "REDACTED"],
+            "extra": {"example.com/whole": ["REDACTED"], "example.com/shown": ["blue"]},
         }
-        assert result.json()["claimValidationRules"][0]["rule"] == "claim hd == <redacted>"
+        assert result.json()["claimValidationRules"][0]["rule"] == "claim hd == REDACTED"
     else:
-        assert "  username: <redacted>\n  uid: <redacted>\n  groups: <redacted>, <redacted>\n" in result.out
+        assert "  username: REDACTED\n  uid: REDACTED\n  groups: REDACTED, REDACTED\n" in result.out
         assert '  extra example.com/shown: "blue"\n' in result.out
 
 
@@ -214,7 +214,7 @@ def test_the_error_of_an_expression_reading_a_secret_claim_is_not_detailed(files
     config = DERIVED.replace('"claims.tok.inner"', "\"claims.sub.upperAscii().matches(claims.sub.upperAscii()) ? 'a' : 'b'\"")
     result = explain(files, {**DERIVED_CLAIMS, "sub": "(s3cret"}, "--secret", "sub", config_text=config)
     assert result.code == 1
-    assert "(S3CRET" not in result.out and "resulted in error: <redacted> (the expression reads a secret claim)" in result.out
+    assert "(S3CRET" not in result.out and "resulted in error: REDACTED (the expression reads a secret claim)" in result.out
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ def test_explain_claims_json_redacts_secret_claims(files) -> None:  # noqa: F811
     assert (data["authenticator"], data["authenticated"], data["rejected"]) == (1, True, None)
     assert data["user"] == {
         "username": "jane.doe",
-        "uid": "<redacted>",
+        "uid": "REDACTED",
         "groups": ["oidc:dev", "oidc:ops"],
         "extra": {"example.com/teams": ["a", "b"]},
     }

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from svcconf.go.durations import HOUR, MICROSECOND, MILLISECOND, MINUTE, NANOSECOND, SECOND, format_duration, parse_duration
+from svcconf.go.durations import (
+    HOUR,
+    MICROSECOND,
+    MILLISECOND,
+    MINUTE,
+    NANOSECOND,
+    SECOND,
+    duration_or_default,
+    format_duration,
+    parse_duration,
+)
 
 # parseDurationTests in golang/go src/time/time_test.go
 PARSE = [
@@ -115,3 +125,11 @@ def test_round_trip_of_the_extremes() -> None:
     # TestParseDurationRoundTrip
     for ns in ((1 << 63) - 1, -(1 << 63)):
         assert parse_duration(format_duration(ns)) == ns
+
+
+def test_a_zero_duration_takes_the_default_as_component_defaulting_does() -> None:
+    # pkg/proxy/apis/config/v1alpha1/defaults.go SetDefaults_KubeProxyConfiguration: `if obj.ConfigSyncPeriod.Duration == 0`.
+    default = 15 * 60 * SECOND
+    assert [duration_or_default(v, default) for v in (None, "", "0s", "0", "2s", "-1s", "soon")] == [
+        default, default, default, default, 2 * SECOND, -SECOND, None
+    ]  # fmt: skip

@@ -11,7 +11,7 @@ import base64
 import pytest
 
 from svcconf.go.pem import blocks
-from svcconf.go.url import parse_url
+from svcconf.go.url import parse_url, split_url
 
 # TestParseErrors: (input, whether Parse fails)
 PARSE_ERRORS = [
@@ -88,3 +88,26 @@ def test_pem_blocks_skip_what_decode_skips() -> None:
     assert list(blocks(mismatched + not_base64 + not_at_line_start)) == []
     # The last BEGIN before an END opens the block: repeated BEGIN lines are skipped.
     assert [b.type for b in blocks("-----BEGIN E-----\n" * 3 + _pem("E", b"e"))] == ["E"]
+
+
+@pytest.mark.parametrize(
+    ("url", "scheme", "userinfo", "host", "hostname", "query", "fragment"),
+    [
+        # net/url url_test.go: "http://user:password@google.com", "http://[fe80::1]:8080/", "https://www.google.com/?q=go+language#foo"
+        ("http://user:password@google.com", "http", True, "google.com", "google.com", "", ""),
+        ("HTTP://[fe80::1]:8080/", "http", False, "[fe80::1]:8080", "fe80::1", "", ""),
+        ("https://www.google.com/?q=go+language#foo", "https", False, "www.google.com", "www.google.com", "q=go+language", "foo"),
+        ("mailto:webmaster@golang.org", "mailto", False, "", "", "", ""),
+    ],
+)
+def test_split_url_gives_the_parts_url_parse_gives(url, scheme, userinfo, host, hostname, query, fragment) -> None:
+    parts = split_url(url)
+    assert (parts.scheme, parts.userinfo, parts.host, parts.hostname, parts.query, parts.fragment) == (
+        scheme,
+        userinfo,
+        host,
+        hostname,
+        query,
+        fragment,
+    )
+    assert parts.error is None

@@ -618,10 +618,10 @@ def test_diff_masks_secret_values_on_context_lines(tmp_path: Path) -> None:
     assert "abcdef" not in result.out + result.err and "e6a2eb" not in result.out + result.err
     # The hunk needs the masked lines as context: it is shown after the reason, as comment lines no patch tool applies.
     assert result.out.startswith(
-        f"# svcconf: this change to {str(path).lstrip('/')} is not in the patch: line 4 holds a secret value, shown as <redacted>"
+        f"# svcconf: this change to {str(path).lstrip('/')} is not in the patch: line 4 holds a secret value, shown as REDACTED"
     )
-    assert "#  - token: <redacted>\n" in result.out
-    assert "#  certificateKey: <redacted>\n" in result.out
+    assert "#  - token: REDACTED\n" in result.out
+    assert "#  certificateKey: REDACTED\n" in result.out
     assert '# +  - name: v\n# +    value: "4"\n' in result.out  # the change itself is shown
     assert result.code == 1 and "\n--- a/" not in result.out
 
@@ -635,10 +635,10 @@ def test_diff_masks_secret_values_on_changed_lines(tmp_path: Path) -> None:
     result = run("migrate", "--diff", str(path))
     assert "s3cr3t" not in result.out + result.err
     assert (
-        '# -{"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web", "annotations": {"token": <redacted>,'
+        '# -{"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web", "annotations": {"token": REDACTED,'
         in result.out
     )
-    assert '# +      "token": <redacted>,\n# +      "note": "x"\n' in result.out
+    assert '# +      "token": REDACTED,\n# +      "note": "x"\n' in result.out
     assert "is not in the patch: line 1 holds a secret value" in result.out
 
 
@@ -647,7 +647,7 @@ def test_diff_masks_every_line_of_a_multi_line_secret(tmp_path: Path) -> None:
     path.write_text("apiVersion: batch/v1beta1\npassword: |\n  line-one\n  line-two\nkind: CronJob\n")
     result = run("migrate", "--diff", str(path))
     assert "line-one" not in result.out and "line-two" not in result.out
-    assert "# +apiVersion: batch/v1\n#  password: <redacted>\n#    <redacted>\n#    <redacted>\n" in result.out
+    assert "# +apiVersion: batch/v1\n#  password: REDACTED\n#    REDACTED\n#    REDACTED\n" in result.out
 
 
 def _has_secret_field(data: bytes) -> bool:

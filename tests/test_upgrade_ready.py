@@ -300,8 +300,8 @@ def test_a_patch_keeps_the_hunks_that_need_no_secret_and_applies(tmp_path: Path,
     Path("two.yaml").write_text(text)
     result = run("migrate", "--no-config", "--to-version", "1.37", "--diff", "two.yaml")
     assert "0123456789abcdef" not in result.out + result.err
-    hunk = "# svcconf: this change to two.yaml is not in the patch: line 4 holds a secret value, shown as <redacted>"
-    assert hunk in result.out and "#  - token: <redacted>\n" in result.out
+    hunk = "# svcconf: this change to two.yaml is not in the patch: line 4 holds a secret value, shown as REDACTED"
+    assert hunk in result.out and "#  - token: REDACTED\n" in result.out
     Path("p.diff").write_text(result.out)
     subprocess.run(["git", "apply", "p.diff"], check=True)
     assert Path("two.yaml").read_text() == text.replace("batch/v1beta1", "batch/v1")  # the secret's hunk is left to do by hand

@@ -251,7 +251,7 @@ def encryption_text(outcome: encryption.Outcome, file: str) -> str:
 
 
 def claims_json(result, secrets: list[str]) -> dict:
-    """The claims explanation as data; any value holding a secret claim's value becomes <redacted>."""
+    """The claims explanation as data; any value holding a secret claim's value becomes REDACTED."""
     from ..claims import REDACTED
 
     def q(value):

@@ -12,10 +12,9 @@ import os
 import re
 from typing import NamedTuple
 
+from ..model import Release
 from .naming import GroupVersion
 from .tsv import read_table
-
-Release = tuple  # (major, minor)
 
 # A patch release names its minor release: every table here changes only between minor releases.
 _RELEASE = re.compile(r"^v?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?\Z")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..model import at_least
+
 # Extension points in the order the Plugins type declares them (config validation reports in this order).
 POINTS = (
     "preEnqueue",
@@ -113,16 +115,16 @@ REPLACEMENT = {
 
 def invalid_in_v1(target: tuple) -> frozenset:
     """The v1 invalid-plugin list of a release (reference/rules-components.md 3.4)."""
-    if target >= (1, 32):
+    if at_least(target, 1, 32):
         return frozenset(_VOLUME_LIMITS)
-    if (1, 25) <= target < (1, 29):
+    if at_least(target, 1, 25) and not at_least(target, 1, 29):
         return frozenset({"SelectorSpread"})
     return frozenset()
 
 
 def deprecated(target: tuple) -> frozenset:
     """Plugins still accepted but deprecated and out of the defaults (1.31)."""
-    if (1, 31) <= target < (1, 32):
+    if at_least(target, 1, 31) and not at_least(target, 1, 32):
         return frozenset({"AzureDiskLimits", "EBSLimits", "GCEPDLimits"})
     return frozenset()
 
@@ -159,7 +161,7 @@ def implements(name: str, point: str) -> bool | None:
 def default_multipoint(target: tuple) -> list[tuple[str, int | None]]:
     """The default multiPoint plugins (name, weight) of a release with default feature gates."""
     plugins: list[tuple[str, int | None]] = []
-    if target >= (1, 27):
+    if at_least(target, 1, 27):
         plugins.append(("SchedulingGates", None))
     plugins += [
         ("PrioritySort", None),
@@ -172,12 +174,12 @@ def default_multipoint(target: tuple) -> list[tuple[str, int | None]]:
         ("VolumeRestrictions", None),
         ("NodeVolumeLimits", None),
     ]
-    if target < (1, 31):
+    if not at_least(target, 1, 31):
         plugins += [("EBSLimits", None), ("GCEPDLimits", None), ("AzureDiskLimits", None)]
     plugins += [("VolumeBinding", None), ("VolumeZone", None), ("PodTopologySpread", 2), ("InterPodAffinity", 2)]
-    if target >= (1, 34):
+    if at_least(target, 1, 34):
         plugins.append(("DynamicResources", None))
     plugins += [("DefaultPreemption", None), ("NodeResourcesBalancedAllocation", 1), ("ImageLocality", 1), ("DefaultBinder", None)]
-    if target >= (1, 36):
+    if at_least(target, 1, 36):
         plugins.append(("NodeDeclaredFeatures", None))
     return plugins

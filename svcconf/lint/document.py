@@ -158,7 +158,9 @@ class DocumentChecker:
             if not findings and LEGACY_ADMISSION_KEYS & unit.data.keys() and not {"apiVersion", "kind"} & unit.data.keys():
                 # The API server still reads these unversioned files for two admission plugins (ADM-004).
                 context = self._context(unit, document, siblings, None, None)
-                return [f for function in rules.rules_for_unversioned(LEGACY_ADMISSION) for f in _run_rule(function, unit.data, context)], None
+                return [
+                    f for function in rules.rules_for_unversioned(LEGACY_ADMISSION) for f in _run_rule(function, unit.data, context)
+                ], None
             return findings, None if findings else _unidentified(unit.data)
         row = self.table.row(gv.group, gv.version, kind)
         scope = self.table.group_scope.get(gv.group)

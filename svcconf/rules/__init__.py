@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from ..known.naming import GroupVersion
 from ..known.secrets import REDACTED, render_at
-from ..model import Anchor, Finding, Path, Severity, Subject, render_value
+from ..model import Anchor, Finding, Path, Severity, Subject, at_least, render_value
 
 # The readers of untrusted values, part of the rule author's API.
 from ..model import integer as integer
@@ -97,7 +97,7 @@ class Context:
         self._embedded = embedded
 
     def at_least(self, major: int, minor: int) -> bool:
-        return self.target >= (major, minor)
+        return at_least(self.target, major, minor)
 
     def embedded(self, path: Path, data: Any, api_version: str | None = None, kind: str | None = None) -> list[Finding]:
         """Check an object embedded at `path` as a document of its own (its schema and rules).

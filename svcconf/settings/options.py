@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..known.naming import DOMAIN_ENV, UPSTREAM_DOMAIN
 from ..load.files import DEFAULT_MAX_FILE_SIZE
+from ..model import Release
 
 if TYPE_CHECKING:
     from .config import Config
 
 AUTO_JOBS = 0  # ValidateOptions.jobs: as many processes as the work found pays for, up to the cores (workers.py)
 FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
-
-Release = tuple  # (1, NN)
 
 
 class OptionsError(ValueError):

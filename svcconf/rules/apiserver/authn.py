@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 from svcconf.go.memo import remembered
 from svcconf.go.names import dns1123_subdomain
 from svcconf.go.net import parse_ip
 from svcconf.go.pem import blocks as pem_blocks
+from svcconf.go.url import split_url
 from svcconf.model import Finding, Path, Severity, render_path
 
 from .. import Context, advice, duplicate, forbidden, invalid, items, mapping, required, rule, text
@@ -124,17 +124,12 @@ def _check_issuer(path: Path, issuer: dict, ctx: Context) -> Iterator[Finding]:
 @remembered(256)
 def url_problem(url: str) -> str | None:
     """The first problem the server finds with an issuer or discovery URL (Go url.Parse, then the https rules)."""
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
-        return f'parse "{url}": net/url: invalid control character in URL'
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises on a bad port, as Go's parser does
-    except ValueError:
-        port = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[-1]
-        return f'parse "{url}": invalid port ":{port}" after host'
-    if parts.scheme.lower() != "https":
+    parts = split_url(url)
+    if parts.error:
+        return parts.error
+    if parts.scheme != "https":
         return "URL scheme must be https"
-    if "@" in parts.netloc:
+    if parts.userinfo:
         return "URL must not contain a username or password"
     if parts.query:
         return "URL must not contain a query"
@@ -412,7 +407,7 @@ def check_anonymous(doc: dict, ctx: Context) -> Iterator[Finding]:
     if not ctx.at_least(1, 31):
         return  # unknown before 1.31: the schema check reports it
     anonymous = mapping(doc.get("anonymous"))
-    if ctx.target == (1, 31):
+    if not ctx.at_least(1, 32):  # 1.31 (earlier releases returned above)
         yield forbidden(
             ("anonymous",),
             "anonymous is not supported when AnonymousAuthConfigurableEnpoints feature gate is disabled",
@@ -440,7 +435,7 @@ def _public_issuer_advice(base: Path, issuer: dict, jwt: dict) -> Iterator[Findi
     url = issuer.get("url")
     if not isinstance(url, str) or jwt.get("claimValidationRules") or url_problem(url):
         return
-    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    host = split_url(url).hostname.lower().rstrip(".")
     who = SHARED_ISSUERS.get(host)
     if who:
         yield advice(

@@ -11,7 +11,7 @@ import posixpath
 import stat
 from collections.abc import Iterator
 
-from svcconf.go.durations import format_duration, parse_duration
+from svcconf.go.durations import SECOND, format_duration, parse_duration
 from svcconf.go.names import dns1123_subdomain
 from svcconf.known.apiserver import KNOWN_TYPES
 from svcconf.model import Finding, Path, Severity
@@ -119,7 +119,7 @@ def _webhook_advice(path: Path, webhook: dict) -> Iterator[Finding]:
 
 def _seconds(value) -> float | None:
     nanos = parse_duration(value)
-    return None if nanos is None else nanos / 1e9
+    return None if nanos is None else nanos / SECOND
 
 
 def _check_timeout(path: Path, value) -> Iterator[Finding]:

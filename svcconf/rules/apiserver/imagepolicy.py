@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from svcconf.go.durations import format_duration
+from svcconf.go.durations import MILLISECOND, SECOND, format_duration
 from svcconf.model import Finding, Severity
 
 from .. import Context, invalid, node_path_problem, required
@@ -38,7 +38,7 @@ SCHEMA = {
         }
     },
 }
-NANOS = {"ms": 1_000_000, "s": 1_000_000_000}
+NANOS = {"ms": MILLISECOND, "s": SECOND}
 # field -> (unit of the written integer, lowest and highest duration in ns, their upstream spelling)
 RANGES = (
     ("retryBackoff", "ms", 1, 5 * 60 * NANOS["s"], "1ns", "5m0s"),

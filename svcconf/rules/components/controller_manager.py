@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 
-from svcconf.go.durations import format_duration, parse_duration
+from svcconf.go.durations import SECOND, format_duration, parse_duration
 from svcconf.go.net import parse_cidr_sloppy
 from svcconf.model import Finding, Severity
 
@@ -158,7 +158,7 @@ def check_counts(doc: dict, ctx: Context) -> Iterator[Finding]:
 def check_attach_detach_and_csr(doc: dict, ctx: Context) -> Iterator[Finding]:
     period = mapping(doc.get("AttachDetachController")).get("ReconcilerSyncLoopPeriod")
     ns = parse_duration(period)
-    if ns is not None and ns < 1_000_000_000:
+    if ns is not None and ns < SECOND:
         yield invalid(
             ("AttachDetachController", "ReconcilerSyncLoopPeriod"),
             format_duration(ns),
