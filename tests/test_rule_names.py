@@ -200,3 +200,21 @@ def test_suppression_text_inside_a_string_is_not_a_comment() -> None:
     )
     found = [(line, rule) for line, rule in _rules(text) if rule == "invalid-value"]
     assert found == [(4, "invalid-value"), (6, "invalid-value")]
+
+
+def test_an_area_is_spelt_like_a_rule_id_and_the_underscore_spelling_still_selects_it(project) -> None:
+    from tests.test_controller_manager_messages import KCM
+
+    (project / "kcm.yaml").write_text(KCM + 'Generic:\n  Controllers: ["*", -grey-controller]\n')
+    assert rule_areas()["unknown-controller"] == "controller-manager"
+    listed = next(line.split() for line in run("rules").out.splitlines() if line.startswith("unknown-controller "))
+    assert listed[:3] == ["unknown-controller", "error", "controller-manager"]
+    for written in ("controller-manager", "controller_manager"):
+        selected = run("validate", "-f", "json", "--select", written, "kcm.yaml", "mixed.yaml").json()["diagnostics"]
+        assert "unknown-controller" in {d["rule"] for d in selected} and not {"invalid-key-length", "unknown-field"} & {
+            d["rule"] for d in selected
+        }, written
+        (project / ".svcconf.yaml").write_text(f"ignore: [{written}]\n")
+        ignored = run("validate", "-f", "json", "kcm.yaml").json()["diagnostics"]
+        assert "unknown-controller" not in {d["rule"] for d in ignored}, written
+        (project / ".svcconf.yaml").unlink()

@@ -1,6 +1,6 @@
 """The bootstrap tool's `config print` documents, static defaults only.
 
-The documents are what the tool prints (reference/kubeadm.md 7.1-7.6) with its placeholders: token
+The documents are what the tool prints (cmd/kubeadm/app/cmd/config.go: `kubeadm config print init-defaults | join-defaults`) with its placeholders: token
 abcdef.0123456789abcdef, advertise address 1.2.3.4, node name `node`, API server kube-apiserver:6443.
 Nothing is read from the machine: no host name, no address, no random token.
 """
@@ -130,9 +130,9 @@ def join_documents(version: str, group: str) -> list[str]:
 def component_document(kind: str, naming, spelling: str) -> str | None:
     """A component document as the tool prints it, in the requested spelling; None when absent.
 
-    The tool prints the component's zero values with only its own settings (reference/kubeadm.md 7.5,
-    7.6), which differ from the component's own defaults: svcconf/data/kubeadm holds that print where
-    it differs, svcconf/data/defaults the component documents shared with other print targets.
+    The tool prints the component's zero values with only its own settings (cmd/kubeadm/app/cmd/config.go),
+    which differ from the component's own defaults: svcconf/data/kubeadm holds that print where it
+    differs, svcconf/data/defaults the component documents shared with other print targets.
     """
     data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
     candidates = [os.path.join(data, folder, f"{kind}.yaml") for folder in ("kubeadm", "defaults")]

@@ -88,7 +88,7 @@ def load_schema(group: str, version: str, kind: str) -> dict | None:
 def aliases() -> dict[tuple[str, str, str], tuple[str, str, str]]:
     """Other names of a kind: (group, version, kind) as written -> the name svcconf files it under.
 
-    The spec writes some API server kinds under `apiserver.{api_domain}` where upstream registers
+    The svc spelling writes some API server kinds under `apiserver.{api_domain}` where upstream registers
     them under `apiserver.config.k8s.io`; both must validate.
     """
     _meta, rows = read_table("aliases.tsv")

@@ -46,7 +46,7 @@ def interface(point: str) -> str:
 
 _FILTERING = ("preFilter", "filter")
 _SCORING = ("preFilter", "filter", "preScore", "score")
-# Plugin -> extension points it implements (reference/rules-components.md 2.9).
+# Plugin -> extension points it implements (the interfaces of each plugin under pkg/scheduler/framework/plugins/).
 IN_TREE: dict[str, tuple[str, ...]] = {
     "SchedulingGates": ("preEnqueue",),
     "PrioritySort": ("queueSort",),
@@ -114,7 +114,7 @@ REPLACEMENT = {
 
 
 def invalid_in_v1(target: tuple) -> frozenset:
-    """The v1 invalid-plugin list of a release (reference/rules-components.md 3.4)."""
+    """The v1 invalid-plugin list of a release (pkg/scheduler/apis/config/validation/validation.go: invalidPluginsByVersion)."""
     if at_least(target, 1, 32):
         return frozenset(_VOLUME_LIMITS)
     if at_least(target, 1, 25) and not at_least(target, 1, 29):

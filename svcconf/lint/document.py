@@ -156,7 +156,8 @@ class DocumentChecker:
         gv, kind, findings = self._identify(unit)
         if gv is None or kind is None:
             if not findings and LEGACY_ADMISSION_KEYS & unit.data.keys() and not {"apiVersion", "kind"} & unit.data.keys():
-                # The API server still reads these unversioned files for two admission plugins (ADM-004).
+                # The API server still reads these unversioned files for two admission plugins
+                # (staging/src/k8s.io/apiserver/pkg/admission/config.go: ReadAdmissionConfiguration).
                 context = self._context(unit, document, siblings, None, None)
                 return [
                     f for function in rules.rules_for_unversioned(LEGACY_ADMISSION) for f in _run_rule(function, unit.data, context)

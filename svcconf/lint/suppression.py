@@ -148,9 +148,9 @@ def apply(
     suppressions = find(text)
     if not suppressions:
         return diagnostics
-    from ..known.docs import area_rules, rule_areas
+    from ..known.docs import rule_areas, rules_of_area
 
-    rules, areas = rule_areas(), area_rules()
+    rules = rule_areas()
     problems: list[Diagnostic] = []
     # The first suppression (in file order) that covers a diagnostic takes it: index them by
     # (line, or None for the whole file; rule, or None for every rule) to find it in a look-up per line.
@@ -175,8 +175,8 @@ def apply(
         for name, column in suppression.names:
             if name in rules:
                 first.setdefault((scope, name), (order, name))
-            elif name in areas:
-                for rule in areas[name]:
+            elif (members := rules_of_area(name)) is not None:
+                for rule in members:
                     first.setdefault((scope, rule), (order, name))
             else:
                 from ..known.docs import unknown_rule_message

@@ -1,4 +1,4 @@
-"""JSON report: the stable contract of DESIGN.md (additive changes only)."""
+"""JSON report: a stable contract for scripts (`schemaVersion`; changes are additive only)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Webhook configurations, PodDisruptionBudget and flow control (migrations.md 2.7, 2.15, 2.16; KAT-4, 6, 7)."""
+"""Webhook configurations, PodDisruptionBudget and flow control (the conversions of pkg/apis/admissionregistration, pkg/apis/policy and pkg/apis/flowcontrol)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CustomResourceDefinition apiextensions.k8s.io/v1beta1 -> v1 (migrations.md 2.8, KAT-3)."""
+"""CustomResourceDefinition apiextensions.k8s.io/v1beta1 -> v1 (staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1 and v1)."""
 
 from __future__ import annotations
 

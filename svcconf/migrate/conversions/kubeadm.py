@@ -1,4 +1,4 @@
-"""Bootstrap configuration kubeadm.k8s.io v1beta1 -> v1beta2 -> v1beta3 -> v1beta4 (kubeadm.md 5.3, 5.5; KAT-10)."""
+"""Bootstrap configuration kubeadm.k8s.io v1beta1 -> v1beta2 -> v1beta3 -> v1beta4 (cmd/kubeadm/app/apis/kubeadm/v1beta3 and v1beta4: conversion.go)."""
 
 from __future__ import annotations
 

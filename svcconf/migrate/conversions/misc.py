@@ -1,6 +1,6 @@
 """Smaller conversions: reviews, RuntimeClass, CronJob, CSR, Event, admission policies, leases, egress, kubeconfig exec.
 
-Sources: migrations.md 2.9, 2.11, 2.13, 2.17, 2.19, 4.4, 4.7, 4.8.
+Source: https://kubernetes.io/docs/reference/using-api/deprecation-guide/ and each group's conversions under pkg/apis/.
 """
 
 from __future__ import annotations

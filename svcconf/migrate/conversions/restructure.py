@@ -1,4 +1,4 @@
-"""HPA metric sources and DRA request/device shapes (migrations.md 2.14, 2.18; KAT-2, KAT-12)."""
+"""HPA metric sources and DRA request/device shapes (the conversions of pkg/apis/autoscaling and pkg/apis/resource)."""
 
 from __future__ import annotations
 

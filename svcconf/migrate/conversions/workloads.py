@@ -1,4 +1,4 @@
-"""Workloads from extensions/v1beta1 and apps/v1beta1 to apps/v1 (migrations.md 2.1-2.4, KAT-5, KAT-9)."""
+"""Workloads from extensions/v1beta1 and apps/v1beta1 to apps/v1 (the conversions and defaults of pkg/apis/apps and pkg/apis/extensions)."""
 
 from __future__ import annotations
 

@@ -163,7 +163,8 @@ LEGACY_PLUGIN_KEYS = {"imagePolicy": "ImagePolicyWebhook", "podNodeSelectorPlugi
 
 @rule("LegacyAdmissionPluginConfig")
 def check_legacy_config(doc: dict, ctx: Context) -> Iterator[Finding]:
-    """An unversioned admission plugin file (no apiVersion, no kind), which the server still accepts (ADM-004)."""
+    """An unversioned admission plugin file (no apiVersion, no kind), which the server still accepts
+    (staging/src/k8s.io/apiserver/pkg/admission/config.go: ReadAdmissionConfiguration)."""
     plugins = [plugin for key, plugin in LEGACY_PLUGIN_KEYS.items() if key in doc]
     yield advice(
         "legacy-admission-config",

@@ -99,7 +99,7 @@ def _check_issuer(path: Path, issuer: dict, ctx: Context) -> Iterator[Finding]:
         yield from _check_url(path + ("url",), url)
         disallowed = sorted(set(ctx.service_account_issuers))
         if url in disallowed:
-            # Known only when the API server's --service-account-issuer values are given (AUTHN-003).
+            # Known only when the API server's --service-account-issuer values are given.
             yield invalid(
                 path + ("url",),
                 url,

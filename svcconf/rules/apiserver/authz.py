@@ -160,7 +160,7 @@ def _check_connection(path: Path, info: dict, ctx: Context) -> Iterator[Finding]
 
 
 def _check_file(path: Path, config_file: str) -> Iterator[Finding]:
-    """The server stats the file at start-up (AUTHZ-025/026); checked with --fs-checks, on the node."""
+    """The server stats the file at start-up; checked with --fs-checks, on the node."""
     try:
         mode = os.stat(config_file).st_mode
     except OSError as err:

@@ -72,7 +72,7 @@ def check_plugin_config(where: tuple, config: dict, ctx: Context, shared_with: f
     if not kubeconfig:
         yield required(where + ("imagePolicy", "kubeConfigFile"), "the backend is called with this kubeconfig")
     elif isinstance(kubeconfig, str) and (problem := node_path_problem(ctx, kubeconfig, "file")):
-        # IPW-005: the plugin loads the kubeconfig when the API server starts.
+        # The plugin loads the kubeconfig when the API server starts.
         yield invalid(where + ("imagePolicy", "kubeConfigFile"), kubeconfig, problem, "admission-file-unreadable", Severity.WARNING)
     for field, unit, low, high, low_text, high_text in RANGES:
         value = policy.get(field)

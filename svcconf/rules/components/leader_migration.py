@@ -135,7 +135,7 @@ def check_leader_migration(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 
 def leader_migration(base: tuple, lm: dict, with_lock: bool, target: tuple) -> Iterator[Finding]:
-    """LM-1..4 and svcconf's advice; also used for Generic.LeaderMigration of both controller managers."""
+    """ValidateLeaderMigrationConfiguration (staging/src/k8s.io/controller-manager/pkg/leadermigration/config/config.go) and svcconf's advice; also used for Generic.LeaderMigration of both controller managers."""
     if not text(lm.get("leaderName")):
         yield required(base + ("leaderName",), "leaderName must be set for LeaderMigrationConfiguration")
     lock = lm.get("resourceLock")

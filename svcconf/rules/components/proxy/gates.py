@@ -15,7 +15,7 @@ def _go_bool(value: bool) -> str:
 
 
 def check_feature_gates(doc: dict, ctx: Context) -> Iterator[Finding]:
-    """KP-1: kube-proxy applies featureGates with SetFromMap, which refuses unknown names and locked gates."""
+    """kube-proxy applies featureGates with SetFromMap, which refuses unknown names and locked gates."""
     gates = mapping(doc.get("featureGates"))
     if not gates:
         return

@@ -60,7 +60,8 @@ def weight_checks(path: Path, name: str, point: str, weight: Any, decode_path: s
         return
     if not INT32[0] <= weight <= INT32[1]:
         # Weights are int32: the decoder refuses larger numbers, so the framework's overflow
-        # check of the summed score weights (KSF-7) is never reached from a file.
+        # check of the summed score weights (pkg/scheduler/framework/runtime/framework.go: NewFramework)
+        # is never reached from a file.
         yield invalid(
             path + ("weight",),
             weight,

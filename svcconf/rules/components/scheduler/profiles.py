@@ -23,7 +23,7 @@ from .extenders import check_extenders
 GROUP = "kubescheduler.config.k8s.io"
 LEADER_DEFAULTS = {"resourceLock": "leases", "resourceNamespace": "kube-system", "resourceName": "kube-scheduler"}
 DEFAULT_SCHEDULER = "default-scheduler"
-# KS-13's detail changed in 1.32 (reference/rules-components.md KS-V-10).
+# The wording of the queueSort error changed in 1.32 (pkg/scheduler/apis/config/validation/validation.go: validateCommonQueueSort).
 _SAME_SORT, _SAME_SORT_OLD = "must be the same for all profiles", "queueSort must be the same for all profiles"
 
 
