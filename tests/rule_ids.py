@@ -82,12 +82,38 @@ class _Module(NamedTuple):
     path: str
     functions: list[_Function]
     constants: dict[str, set[str]]
+    imports: dict[str, tuple[str, str]]  # a name -> (the package module it comes from, its name there)
 
 
-def _positions(module: _Module, shared: dict[str, int], own: dict[str, int]) -> dict[str, int]:
-    """Emitters as this module sees them: its own functions shadow those of other modules."""
+def _imports(tree: ast.Module, path: str, package: Path) -> dict[str, tuple[str, str]]:
+    """Names imported from modules of the package (relative, or absolute under the package's name)."""
+    here = path.split("/")[:-1]
+    found = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = here[: len(here) - node.level + 1] + (node.module.split(".") if node.module else [])
+        elif (node.module or "").split(".")[0] == package.name:
+            base = node.module.split(".")[1:]  # type: ignore[union-attr]
+        else:
+            continue
+        for candidate in ("/".join(base) + ".py", "/".join([*base, "__init__.py"])):
+            if (package / candidate).is_file():
+                found.update({alias.asname or alias.name: (candidate, alias.name) for alias in node.names})
+                break
+    return found
+
+
+def _positions(module: _Module, shared: dict[str, int], own: dict[str, dict[str, int]]) -> dict[str, int]:
+    """Emitters as this module sees them: its own functions, then what it imports from the package, then any other."""
     defined = {function.name for function in module.functions}
-    return {**{name: index for name, index in shared.items() if name not in defined}, **own}
+    positions = {name: index for name, index in shared.items() if name not in defined and name not in module.imports}
+    for name, (source, original) in module.imports.items():
+        index = own.get(source, {}).get(original, CONSTRUCTORS.get(original))
+        if index is not None:
+            positions[name] = index
+    return {**positions, **own[module.path]}
 
 
 def emitted_rule_ids(package: Path) -> Emitted:
@@ -95,12 +121,13 @@ def emitted_rule_ids(package: Path) -> Emitted:
     for path in sorted(package.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         functions = [node for node in ast.walk(tree) if isinstance(node, _Function)]
-        modules.append(_Module(path.relative_to(package).as_posix(), functions, _constants(tree.body)))
+        relative = path.relative_to(package).as_posix()
+        modules.append(_Module(relative, functions, _constants(tree.body), _imports(tree, relative, package)))
     shared, own = _emitters(modules)
     ids: dict[str, str] = {}
     unresolved: list[str] = []
     for module in modules:
-        positions = _positions(module, shared, own[module.path])
+        positions = _positions(module, shared, own)
         for function in module.functions:
             _scan(module, function, positions, ids, unresolved)
     return Emitted(ids, unresolved)
@@ -114,7 +141,7 @@ def _emitters(modules: list[_Module]) -> tuple[dict[str, int], dict[str, dict[st
     while changed:
         changed = False
         for module in modules:
-            positions = _positions(module, shared, own[module.path])
+            positions = _positions(module, shared, own)
             for function in module.functions:
                 positional, every = _parameters(function)
                 for call in _calls(function):

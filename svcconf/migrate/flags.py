@@ -11,8 +11,8 @@ from typing import Any
 
 from ..known.flags import migration
 from ..known.flags.arguments import at
-from .ops import Context, Custom, Review, rename
-from .steps import GVK, Step
+from .ops import Context, Review, rename
+from .steps import GVK, Custom, Step
 
 KUBEADM = "kubeadm.k8s.io"
 KINDS = {KUBEADM: ("ClusterConfiguration", *migration.KUBEADM_NODE_KINDS), "": ("Pod",)}

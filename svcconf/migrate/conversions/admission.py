@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..ops import Context, Custom, Review, SetIfAbsent, get, insert, new_map, new_seq, pop, replace_value, walk
-from ..steps import step
+from ..ops import Context, Review, get, insert, new_map, new_seq, pop, replace_value, walk
+from ..steps import Custom, SetIfAbsent, step
 
 
 def _webhook_reviews(doc: dict, ctx: Context) -> list[Review]:

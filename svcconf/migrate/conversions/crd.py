@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ops import Context, Custom, Review, bare_copy, get, insert, insert_after, move, new_map, new_seq, pop, quoted, rename, walk
-from ..steps import step
+from ..ops import Context, Review, bare_copy, get, insert, insert_after, move, new_map, new_seq, pop, quoted, rename, walk
+from ..steps import Custom, step
 
 HOISTED = (
     ("validation", "schema"),

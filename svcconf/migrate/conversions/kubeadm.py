@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..ops import Added, Context, Custom, Move, Review, comment_gap, get, insert, new_map, new_seq, pop, set_comment
-from ..steps import same_shape, step
+from ..ops import Added, Context, Review, comment_gap, get, insert, new_map, new_seq, pop, set_comment
+from ..steps import Custom, Move, same_shape, step
 
 GROUP = "kubeadm.k8s.io"
 same_shape(f"{GROUP}/v1beta1", "InitConfiguration ClusterConfiguration JoinConfiguration", f"{GROUP}/v1beta2")

@@ -5,8 +5,8 @@ Source: https://kubernetes.io/docs/reference/using-api/deprecation-guide/ and ea
 
 from __future__ import annotations
 
-from ..ops import Context, Custom, Remove, Rename, Review, get, insert, insert_after, move, new_map, new_seq, pop, walk
-from ..steps import step
+from ..ops import Context, Review, get, insert, insert_after, move, new_map, new_seq, pop, walk
+from ..steps import Custom, Remove, Rename, step
 
 # --------------------------------------------------------------------------- authorization reviews (2.19)
 for _kind in ("SubjectAccessReview", "LocalSubjectAccessReview"):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from ...go.numbers import parse_uint
-from ..ops import Context, Custom, Review, get, insert_after, leaves, move, new_map, pop, rename, replace_value, walk
-from ..steps import same_shape, step
+from ..ops import Context, Review, get, insert_after, leaves, move, new_map, pop, rename, replace_value, walk
+from ..steps import Custom, same_shape, step
 
 BACKENDS = (("spec", "defaultBackend"), ("spec", "rules", "*", "http", "paths", "*", "backend"))
 

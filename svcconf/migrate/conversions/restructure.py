@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..ops import Context, Custom, Review, gather, get, index_of, insert, move, new_map, pop, rename, to_node, walk
-from ..steps import step
+from ..ops import Context, Review, gather, get, index_of, insert, move, new_map, pop, rename, to_node, walk
+from ..steps import Custom, step
 
 
 def _target(source: dict, ctx: Context, choices: list[tuple[str, str, str]]) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from svcconf.known import scheduler_plugins as plugins
 
-from ..ops import Context, Custom, Review, get, insert, new_map, new_seq, pop, replace_value, walk
-from ..steps import step
+from ..ops import Context, Review, get, insert, new_map, new_seq, pop, replace_value, walk
+from ..steps import Custom, step
 
 GROUP = "kubescheduler.config.k8s.io"
 # Every extension point a profile may list (v1beta1 documents hold only the older ones).

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..ops import Context, Custom, Remove, Review, bare_copy, get, index_of, insert, insert_before, new_map
-from ..steps import step
+from ..ops import Context, Review, bare_copy, get, index_of, insert, insert_before, new_map
+from ..steps import Custom, Remove, step
 
 
 def _selector_review(doc: dict, ctx: Context) -> list[Review]:

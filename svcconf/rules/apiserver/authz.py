@@ -17,7 +17,7 @@ from svcconf.known.apiserver import KNOWN_TYPES
 from svcconf.model import Finding, Path, Severity
 
 from .. import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
-from .authn import check_cel
+from .claim_rules import check_cel
 
 REPEATABLE = ("Webhook",)
 MAX_MATCH_CONDITIONS = 64
