@@ -1,7 +1,26 @@
-"""The package's shape: no import cycles inside svcconf, and a core that names no rule module.
+"""The package's shape, as the README's Contributing section draws it.
 
-Imports are read from the source (function-level ones included: a cycle hidden in a function
-is still a cycle in the design; imports for type checking only are not run and do not count).
+Floors, from the command line down (a module imports its own folder and the floors below it,
+never one above; folders on one floor do not import each other, but for the command line's):
+
+    svcconf (the library API), __main__, cli, commands   parse flags, call the library, pick exit codes
+    server, explain                                       the language server; what the server does with a request
+    report                                                output formats (validate's and migrate's)
+    migrate                                               conversions, rewriting, atomic writes through load
+    lint, defaults, claims                                paths -> diagnostics; printed defaults; JWT claims
+    rules                                                 rule functions; only `svcconf.rules` (the registry) is imported from outside
+    settings                                              configuration file and flags -> options
+    load                                                  files in and out: discovery, documents with positions
+    known                                                 what svcconf knows as data: catalog, naming, docs, tables
+    cel, go                                               CEL; Go and Kubernetes value parsing (cel over go)
+    model, escape                                         plain data and readers; output escaping (model over escape)
+
+`lint` reaches `migrate` (which sits above it) only through the seam `lint/conversion.py`, which
+the package root fills. The package root's `__version__` may be read from anywhere.
+
+Imports are read from the source, function-level ones included (a cycle hidden in a function is
+still a cycle in the design); imports under `if TYPE_CHECKING:` are checked as well, in a graph
+of their own, since a type-only cycle still ties the modules together for a reader.
 """
 
 from __future__ import annotations
@@ -14,14 +33,25 @@ from svcconf.known.docs import all_rule_docs
 from tests.rule_ids import emitted_rule_ids
 
 PACKAGE = Path(svcconf.__file__).parent
-CORE = (
-    "svcconf.lint.pipeline",
-    "svcconf.lint.document",
-    "svcconf.known.schema",
-    "svcconf.load.source",
-    "svcconf.load.construct",
-    "svcconf.known.catalog",
+FLOORS = (
+    ("svcconf", "__main__", "cli", "commands"),
+    ("server", "explain"),
+    ("report",),
+    ("migrate",),
+    ("lint", "defaults", "claims"),
+    ("rules",),
+    ("settings",),
+    ("load",),
+    ("known",),
+    ("cel",),
+    ("go",),
+    ("model",),
+    ("escape",),
 )
+FLOOR = {folder: level for level, folders in enumerate(FLOORS) for folder in folders}
+REGISTRY = "svcconf.rules"
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
 
 
 def _module_name(path: Path) -> str:
@@ -32,10 +62,9 @@ def _module_name(path: Path) -> str:
 MODULES = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-def _imports(name: str, path: Path) -> set[str]:
-    """Every svcconf module `name` imports, anywhere in its source."""
+def _imports(name: str, path: Path) -> tuple[set[str], set[str]]:
+    """The svcconf modules `name` imports anywhere in its source: (run, for type checking only)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = {
         id(inner)
@@ -43,9 +72,10 @@ def _imports(name: str, path: Path) -> set[str]:
         if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
         for inner in ast.walk(node)
     }
+    run: set[str] = set()
+    typing: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
+        found = typing if id(node) in typing_only else run
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -56,15 +86,19 @@ def _imports(name: str, path: Path) -> set[str]:
             else:
                 source = node.module or ""
             for alias in node.names:
+                if source == "svcconf" and alias.name == "__version__":
+                    continue
                 submodule = f"{source}.{alias.name}"
                 found.add(submodule if submodule in MODULES else source)
-    return {module for module in found if module in MODULES and module != name}
+    return ({m for m in run if m in MODULES and m != name}, {m for m in typing if m in MODULES and m != name})
 
 
-GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+_READ = {name: _imports(name, path) for name, path in MODULES.items()}
+GRAPH = {name: run for name, (run, _typing) in _READ.items()}
+TYPED_GRAPH = {name: run | typing for name, (run, typing) in _READ.items()}
 
 
-def _cycles() -> list[list[str]]:
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan's algorithm)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -76,7 +110,7 @@ def _cycles() -> list[list[str]]:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
-        for target in GRAPH[node]:
+        for target in graph[node]:
             if target not in index:
                 visit(target)
                 low[node] = min(low[node], low[target])
@@ -93,20 +127,87 @@ def _cycles() -> list[list[str]]:
             if len(component) > 1:
                 components.append(sorted(component))
 
-    for name in sorted(GRAPH):
+    for name in sorted(graph):
         if name not in index:
             visit(name)
     return components
 
 
+def _folder(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
 def test_there_is_no_import_cycle_inside_svcconf() -> None:
-    assert _cycles() == []
+    assert _cycles(GRAPH) == []
 
 
-def test_the_core_imports_no_rule_module_by_name() -> None:
-    for core in CORE:
-        named = sorted(m for m in GRAPH[core] if m.startswith("svcconf.rules."))
-        assert named == [], f"{core} imports {named}"
+def test_there_is_no_import_cycle_even_through_imports_for_type_checking() -> None:
+    assert _cycles(TYPED_GRAPH) == []
+
+
+def test_every_folder_has_a_floor() -> None:
+    assert sorted({_folder(m) for m in MODULES} - set(FLOOR)) == []
+
+
+def _pointing_up(graph: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        here = _folder(module)
+        for target in sorted(targets):
+            there = _folder(target)
+            sideways_on_the_command_line = FLOOR[here] == FLOOR[there] == 0
+            if here != there and FLOOR[there] <= FLOOR[here] and not sideways_on_the_command_line:
+                wrong.append(f"{module} -> {target}")
+    return wrong
+
+
+def _rule_modules_named(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if _folder(module) != "rules"
+        for target in targets
+        if target.startswith(f"{REGISTRY}.")
+    )
+
+
+def test_no_import_points_up_or_sideways() -> None:
+    assert _pointing_up(TYPED_GRAPH) == []
+
+
+def test_a_rule_module_is_imported_from_outside_rules_only_through_the_registry() -> None:
+    """Rule modules load by kind, through `rules_for`: the rest of svcconf never names one."""
+    assert _rule_modules_named(TYPED_GRAPH) == []
+
+
+def test_the_checks_see_an_arrow_that_points_the_wrong_way() -> None:
+    graph = {**TYPED_GRAPH, "svcconf.model": {"svcconf.escape", "svcconf.report.text_format"}}
+    graph["svcconf.explain.audit"] = {*TYPED_GRAPH["svcconf.explain.audit"], "svcconf.rules.apiserver.audit"}
+    graph["svcconf.lint.check"] = {*TYPED_GRAPH["svcconf.lint.check"], "svcconf.lint.pipeline", "svcconf.rules"}
+    assert _pointing_up(graph) == ["svcconf.model -> svcconf.report.text_format"]
+    assert _rule_modules_named(graph) == ["svcconf.explain.audit -> svcconf.rules.apiserver.audit"]
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def _too_long() -> tuple[list[str], list[str]]:
+    modules, functions = [], []
+    for name, path in sorted(MODULES.items()):
+        source = path.read_text(encoding="utf-8")
+        if (lines := len(source.splitlines())) > MAX_MODULE_LINES:
+            modules.append(f"{name}: {lines} lines")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    functions.append(f"{name}.{node.name}: {length} lines")
+    return modules, functions
+
+
+def test_no_module_is_over_400_lines_and_no_function_over_60() -> None:
+    assert _too_long() == ([], [])
 
 
 # --------------------------------------------------------------------------- rule ids <-> docs
