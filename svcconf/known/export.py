@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ..model import at_least
 from .catalog import Release, aliases, format_release, lifecycle, load_schema, schema_index
 from .naming import KEEP_KUBE_WORD, UPSTREAM_DOMAIN, Naming
 
@@ -125,7 +126,7 @@ def _newer(schema: Any, target: Release) -> bool:
     if not since:
         return False
     major, minor = since.split(".")
-    return target < (int(major), int(minor))
+    return not at_least(target, int(major), int(minor))
 
 
 def combined(schemas: list[EditorSchema]) -> dict:

@@ -298,7 +298,7 @@ def _check_plugin_config(profile: Profile, version: str, kind: str, ctx: Context
             )
         since = plugins.ARGS_KINDS.get(name)
         args = entry.get("args")
-        if since is None or ctx.target < since or not isinstance(args, dict):
+        if since is None or not ctx.at_least(*since) or not isinstance(args, dict):
             continue
         mismatch = list(check_args_kind(path + ("args",), name, args, ctx))
         yield from mismatch
