@@ -2,23 +2,25 @@
 
 `migrate` sits above `lint` (it checks what it writes with `lint.check`), so linting reaches it
 through this seam: the package root (`svcconf/__init__.py`) installs a loader of migrate's answers,
-called on first use. Without one, the checks that need a conversion are skipped.
+called on first use. Without one, the checks that need a conversion are skipped. The package root
+imports this module at start-up, so it imports nothing itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+TYPE_CHECKING = False  # typing's own flag, without importing typing at start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Protocol
 
+    class Conversions(Protocol):
+        """The answers linting needs: the fix a removed version gets, and a document's conversion on plain data."""
 
-class Conversions(Protocol):
-    """The answers linting needs: the fix a removed version gets, and a document's conversion on plain data."""
+        Converted: type
 
-    Converted: type
+        def fix_for(self, gvk: tuple, target_release: tuple) -> str | None: ...
 
-    def fix_for(self, gvk: tuple, target_release: tuple) -> str | None: ...
-
-    def preview(self, documents: list, options: Any, can_add: bool = True, only: set[int] | None = None) -> list: ...
+        def preview(self, documents: list, options: Any, can_add: bool = True, only: set[int] | None = None) -> list: ...
 
 
 _loader: list[Callable[[], Conversions]] = []
