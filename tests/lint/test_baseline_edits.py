@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_baseline import entries, found, validate
+from tests.lint.test_baseline import entries, found, validate
 
 # no-server-event-limit (info) reads only the limits' types; signature is an unknown block; level Bogus is invalid.
 LIMITS = """apiVersion: eventratelimit.admission.k8s.io/v1alpha1

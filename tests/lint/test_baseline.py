@@ -12,8 +12,8 @@ import pytest
 from svcconf.lint import baseline as baseline_module
 from svcconf.lint.add_suppressions import add_suppressions
 from svcconf.model import Diagnostic, Severity
+from tests.cli.test_validate import ENCRYPTION, KEY_9_BYTES
 from tests.helpers import run
-from tests.test_cli import ENCRYPTION, KEY_9_BYTES
 
 # rules[1].level is not a level the server knows (invalid-value); omitStages is unrelated to it.
 POLICY = """apiVersion: audit.k8s.io/v1

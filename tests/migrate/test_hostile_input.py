@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
+from tests.conftest import ROOT
 
 # --------------------------------------------------------------------------- the line matcher
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from svcconf.known.docs import all_rule_docs
+from tests.cli.test_validate import ENCRYPTION, POLICY_WARNING
+from tests.conftest import ROOT
 from tests.helpers import run
-from tests.test_cli import ENCRYPTION, POLICY_WARNING
 
 CLEAN = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n"
 FORMATS = ("text", "json", "sarif", "github", "junit")
@@ -222,7 +223,7 @@ SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 def test_sarif_levels_follow_each_findings_severity() -> None:
     # One finding of each severity (the fixture's sidecar lists them: info, error, warning).
-    case = str(Path(__file__).resolve().parents[1] / "fixtures" / "controller-manager" / "kcm-client-burst-and-debugging.yaml")
+    case = str(ROOT / "fixtures" / "controller-manager" / "kcm-client-burst-and-debugging.yaml")
     findings = run("validate", "--no-config", "-f", "json", case).json()["diagnostics"]
     log = run("validate", "--no-config", "-f", "sarif", case).json()["runs"][0]
     assert sorted(d["severity"] for d in findings) == ["error", "info", "warning"]

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from tests.explain.test_claims import CLAIMS, CONFIG, files  # noqa: F401  (the fixture)
 from tests.helpers import run
-from tests.test_explain_claims import CLAIMS, CONFIG, files  # noqa: F401  (the fixture)
 
 pytest.importorskip("cel_expr_python")
 

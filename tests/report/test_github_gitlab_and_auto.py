@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from svcconf.cli import build_parser
+from tests.cli.test_validate import ENCRYPTION, KEY_9_BYTES, POLICY_WARNING
 from tests.conftest import ROOT
 from tests.helpers import run
-from tests.test_cli import ENCRYPTION, KEY_9_BYTES, POLICY_WARNING
 
 
 def _encryption_with_keys(count: int) -> str:

@@ -18,17 +18,17 @@ DOCS = all_rule_docs()
 
 # Rules whose trigger is not the text of a file; their examples describe the situation in words.
 NOT_A_FILE = {
-    "unreadable-file": "a permission or I/O error (tests/test_bad_input.py)",
-    "file-too-large": "a file over --max-file-size (tests/test_bad_input.py)",
-    "not-a-regular-file": "a named pipe or device in a folder (tests/test_bad_input.py)",
+    "unreadable-file": "a permission or I/O error (tests/load/test_bad_input.py)",
+    "file-too-large": "a file over --max-file-size (tests/load/test_bad_input.py)",
+    "not-a-regular-file": "a named pipe or device in a folder (tests/load/test_bad_input.py)",
     "internal-error": "a bug in a rule; no document is meant to trigger one (tests/test_robustness.py)",
-    "invalid-config": "the example is an .svcconf.yaml, which svcconf reads as its settings (tests/test_cli.py)",
-    "empty-file": "a file of zero bytes has no text to show (tests/test_bad_input.py)",
-    "encoding-error": "the example is a byte that UTF-8 text cannot hold (tests/test_bad_input.py)",
-    "binary-file": "the example is a NUL byte in a binary file (tests/test_bad_input.py)",
-    "cel-not-checked": "a machine without the CEL runtime (tests/test_cel_optional.py)",
-    "baseline-stale": "a baseline entry and a later fix (tests/test_baseline.py)",
-    "flag-file-wrong-kind": "a second file of the repository, named by a flag (tests/test_flags.py)",
+    "invalid-config": "the example is an .svcconf.yaml, which svcconf reads as its settings (tests/cli/test_validate.py)",
+    "empty-file": "a file of zero bytes has no text to show (tests/load/test_bad_input.py)",
+    "encoding-error": "the example is a byte that UTF-8 text cannot hold (tests/load/test_bad_input.py)",
+    "binary-file": "the example is a NUL byte in a binary file (tests/load/test_bad_input.py)",
+    "cel-not-checked": "a machine without the CEL runtime (tests/cel/test_optional.py)",
+    "baseline-stale": "a baseline entry and a later fix (tests/lint/test_baseline.py)",
+    "flag-file-wrong-kind": "a second file of the repository, named by a flag (tests/rules/test_flags.py)",
 }
 # Rules whose fix is outside the file: a file deployed on the node, or flags instead of a file.
 FIX_OUTSIDE_THE_FILE = {

@@ -6,8 +6,8 @@ import pytest
 
 from svcconf.known.docs import all_rule_docs, area_rules, rule_areas
 from svcconf.lint.check import check_text
+from tests.cli.test_validate import ENCRYPTION, KEY_9_BYTES, POLICY_WARNING
 from tests.helpers import run
-from tests.test_cli import ENCRYPTION, KEY_9_BYTES, POLICY_WARNING
 from tests.test_linear_input import deadline
 
 DOCS = all_rule_docs()
@@ -203,7 +203,7 @@ def test_suppression_text_inside_a_string_is_not_a_comment() -> None:
 
 
 def test_an_area_is_spelt_like_a_rule_id_and_the_underscore_spelling_still_selects_it(project) -> None:
-    from tests.test_controller_manager_messages import KCM
+    from tests.rules.test_controller_manager import KCM
 
     (project / "kcm.yaml").write_text(KCM + 'Generic:\n  Controllers: ["*", -grey-controller]\n')
     assert rule_areas()["unknown-controller"] == "controller-manager"

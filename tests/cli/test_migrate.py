@@ -14,9 +14,9 @@ from svcconf.migrate import MigrateOptions, migrate_bytes
 from svcconf.migrate.ops import leaves
 from svcconf.model import Diagnostic, Severity
 from svcconf.settings.options import ValidateOptions
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, ROOT
 from tests.helpers import run
-from tests.test_migrate import CASES
+from tests.migrate.test_conversions import CASES
 from tests.upstream_flags import with_upstream_flag_changes
 from tests.upstream_versions import NEWEST, due, table, targets, versions_in
 
@@ -481,7 +481,7 @@ def test_a_signal_during_the_write_leaves_the_original_and_no_temporary_file(tmp
         "os.fsync = slow_fsync\n"
         f"write_atomic({str(path)!r}, {NEW!r})\n"
     )
-    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1])
+    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     try:
         assert process.stdout is not None and process.stdout.readline() == b"syncing\n"
         process.send_signal(getattr(signal, signum))
@@ -559,7 +559,7 @@ def _writer_stopped_in_fsync(path: Path):
         "os.fsync = stuck\n"
         f"write_atomic({str(path)!r}, {NEW!r})\n"
     )
-    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, cwd=Path(__file__).parents[1])
+    process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, cwd=ROOT)
     assert process.stdout is not None and process.stdout.readline() == b"syncing\n"
     return process
 
@@ -661,7 +661,7 @@ def test_diffs_of_files_without_secrets_apply_with_git(tmp_path: Path, monkeypat
     import subprocess
 
     from svcconf.known.catalog import format_release
-    from tests.test_migrate import CASES, options_for
+    from tests.migrate.test_conversions import CASES, options_for
 
     if shutil.which("git") is None:
         pytest.skip("git is not installed")

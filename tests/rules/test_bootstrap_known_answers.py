@@ -150,7 +150,7 @@ def test_kat30_absolute_path(value: str, bad: bool) -> None:
 # KAT 31: extraArgs names, one error per nameless entry.
 def test_kat31_extra_args() -> None:
     text = CLUSTER + 'scheduler:\n  extraArgs:\n  - name: ""\n    value: foo\n  - name: ""\n    value: bar\n  - name: foo\n    value: bar\n'
-    # kubeadm accepts the name foo; kube-scheduler then refuses --foo (the flags rules, tests/test_flags.py).
+    # kubeadm accepts the name foo; kube-scheduler then refuses --foo (the flags rules, tests/rules/test_flags.py).
     assert findings(text) == {
         ("extra-arg-without-name", "scheduler.extraArgs[0]"),
         ("extra-arg-without-name", "scheduler.extraArgs[1]"),

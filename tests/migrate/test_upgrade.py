@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from svcconf.migrate import MigrateOptions, migrate_bytes
-
-from .conftest import FIXTURES
-from .helpers import run
+from tests.conftest import FIXTURES
+from tests.helpers import run
 
 MIGRATE = FIXTURES / "migrate"
 FLOWCONTROL = MIGRATE / "upgrade-1.28-to-1.29-flowcontrol.yaml"

@@ -75,8 +75,8 @@ def test_every_documented_rule_is_hit_by_a_fixture() -> None:
     by_other_tests = {
         *("unreadable-file", "invalid-config", "file-too-large", "internal-error", "not-a-regular-file", "cel-not-checked"),
         "baseline-stale",
-        "target-not-released",  # a release given on the command line or in .svcconf.yaml: tests/test_upgrade_ready.py
-        "flag-file-wrong-kind",  # a second file of the repository, named by a flag: tests/test_flags.py
+        "target-not-released",  # a release given on the command line or in .svcconf.yaml: tests/migrate/test_upgrade_ready.py
+        "flag-file-wrong-kind",  # a second file of the repository, named by a flag: tests/rules/test_flags.py
     }
     missing = sorted(set(all_rule_docs()) - hit - by_other_tests)
     assert missing == []

@@ -5,10 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROOT
 from tests.helpers import run
 
 HEADER = "apiVersion: apiserver.config.k8s.io/{version}\nkind: AuthenticationConfiguration\n"
@@ -118,6 +118,6 @@ def test_certificate_authority_is_never_echoed(tmp_path) -> None:
 )
 def test_cel_is_imported_only_for_files_with_expressions(case: str, loads_cel: bool) -> None:
     code = f"import sys; from svcconf.cli import main; main(['validate', {case!r}]); print('svcconf.cel' in sys.modules)"
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=root).stdout
     assert out.strip().splitlines()[-1] == str(loads_cel)
