@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, NamedTuple
 
+from .known.secrets import REDACTION as REDACTED
+
 
 class Rejected(Exception):
     """The server would reject the token; the message says why."""
@@ -42,9 +44,6 @@ def go_json(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: go_json(v) for k, v in value.items()}
     return value
-
-
-REDACTED = "<redacted>"
 
 
 def explain(config: dict, claims: dict, now: float, secret: Collection[str] = ()) -> Explanation:

@@ -35,7 +35,7 @@ class Parser(argparse.ArgumentParser):
     hold a newline) and its help sized to the terminal without shutil."""
 
     def error(self, message: str):
-        from .report.escape import printable
+        from .escape import printable
 
         super().error(printable(message))
 

@@ -1,16 +1,17 @@
-"""Plain data shared by every stage: severities, field paths and diagnostics (no I/O)."""
+"""Plain data shared by every stage: severities, field paths, diagnostics, and readers of untrusted values (no I/O)."""
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
 
-from .report.escape import printable
+from .escape import printable
 
 Segment = str | int
 Path = tuple  # tuple[Segment, ...]
+Release = tuple  # (major, minor), e.g. (1, 31)
 
 _PLAIN_FIELD = re.compile(r"^[A-Za-z0-9_\-]+\Z")
 
@@ -124,6 +125,11 @@ class Fingerprint(NamedTuple):
     legacy: str | None = None  # version 1's hash of the whole value at the path (only to read a version-1 baseline)
 
 
+def at_least(release: Release, major: int, minor: int) -> bool:
+    """Whether `release` is major.minor or later: every check of a release against a fixed one says it this way."""
+    return release >= (major, minor)
+
+
 def go_quote(value: str) -> str:
     """Quote a string like Go's %q, as upstream messages print values: characters that are not printable escaped."""
     return '"' + printable(value.replace("\\", "\\\\").replace('"', '\\"')) + '"'
@@ -140,3 +146,28 @@ def render_value(value: object) -> str:
     if isinstance(value, (int, float)):
         return str(value)
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- readers
+# A document is untrusted: a field may hold any type. The readers give the type the field should
+# have, or an empty one, so that code reading a document never fails on a wrong type (the schema
+# reports that).
+
+
+def items(value: Any) -> Iterator[tuple[int, Any]]:
+    """Enumerate a list field, tolerating a wrong type."""
+    if isinstance(value, list):
+        yield from enumerate(value)
+
+
+def integer(value: Any) -> int | None:
+    """An integer field's value, tolerating a wrong type; a boolean is not one."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def text(value: Any) -> str:
+    return value if isinstance(value, str) else ""

@@ -8,9 +8,9 @@ import pytest
 import yaml
 
 from svcconf.known.catalog import format_release, lifecycle, parse_release
+from tests.cli.test_validate import ENCRYPTION
 from tests.conftest import ROOT
 from tests.helpers import run
-from tests.test_cli import ENCRYPTION
 
 # Removed in 1.25 (batch/v1beta1 CronJob): an error for any target from 1.25, nothing before.
 CRONJOB = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: x\n"

@@ -15,6 +15,7 @@ import re
 from functools import cache, lru_cache
 from typing import NamedTuple
 
+from ..model import at_least
 from .tokens import tokens
 
 # Overloads the binding cannot add to a function it already declares (it refuses a second
@@ -186,7 +187,7 @@ def shape(variable: str, bucket: tuple) -> dict | None:
     if variable != "request":
         return None
     resource = dict(_RESOURCE)
-    if bucket >= (1, 32):
+    if at_least(bucket, 1, 32):
         resource.update(fieldSelector=_SELECTOR, labelSelector=_SELECTOR)
     request = {"user": "string", "groups": "list(string)", "uid": "string", "extra": _EXTRA}
     request.update(resourceAttributes=resource, nonResourceAttributes={"path": "string", "verb": "string"})

@@ -16,6 +16,7 @@ import warnings
 from typing import NamedTuple
 
 from ..go.durations import parse_duration
+from ..model import at_least
 from .tokens import tokens
 
 Issue = tuple  # (line, column, message)
@@ -44,7 +45,7 @@ def literal_issues(expression: str, target: tuple) -> list[Issue]:
     """Issues cel-go's literal validators report for an expression that type-checked."""
     toks = tokens(expression)
     issues: list[tuple[int, str]] = []  # (offset, message)
-    if target >= (1, 29):
+    if at_least(target, 1, 29):
         issues += _call_literals(toks)
     issues += _aggregates(toks)
     return [(*_line_column(expression, offset), message) for offset, message in sorted(set(issues))]

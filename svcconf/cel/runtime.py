@@ -12,6 +12,8 @@ from functools import cache
 from cel_expr_python import cel
 from cel_expr_python.ext import ext_optional, ext_strings
 
+from ..model import at_least
+
 T = cel.Type
 STRING, BOOL, INT, DOUBLE, DYN = T.STRING, T.BOOL, T.INT, T.DOUBLE, T.DYN
 LIST_DYN = T("list<dyn>")
@@ -137,8 +139,8 @@ def environment(variable: str, bucket: tuple, wording: bool = False):
     lines = ["extensions:"]
     lines += [f'  - name: "{name}"\n    version: {version}' for release, name, version in _EXTENSIONS if release <= bucket]
     config = cel.NewEnvConfigFromYaml("\n".join(lines) + "\n") if len(lines) > 1 else None
-    strings = ext_strings.ExtStrings(2 if bucket >= (1, 29) else 0)
-    extensions = [strings, ext_optional.ExtOptional()] if bucket >= (1, 28) else [strings]
+    strings = ext_strings.ExtStrings(2 if at_least(bucket, 1, 29) else 0)
+    extensions = [strings, ext_optional.ExtOptional()] if at_least(bucket, 1, 28) else [strings]
     return cel.NewEnv(
         config=config,
         variables={variable: WORDING[variable] if wording else VARIABLES[variable]},

@@ -30,7 +30,7 @@ def loading():
 
 def error(message: str) -> None:
     """One line on stderr; paths and values in `message` are escaped, so input cannot add lines."""
-    from ..report.escape import printable
+    from ..escape import printable
 
     sys.stderr.write(f"svcconf: {printable(message)}\n")
 

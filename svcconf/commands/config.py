@@ -47,7 +47,7 @@ def run(args) -> int:
 
     settings = effective_settings(options, baseline_name(args, config))
     if args.format == "json":
-        from ..report.escape import json_text
+        from ..escape import json_text
 
         sys.stdout.write(json_text(settings) + "\n")
     else:
@@ -104,7 +104,7 @@ def _notes(options, no_config: bool, baseline: str | None) -> dict[str, str]:
 
 def _text(settings: dict, notes: dict[str, str]) -> list[str]:
     """One setting per line as YAML (lists and mappings in block style, one entry a line); notes are comments."""
-    from ..report.escape import printable
+    from ..escape import printable
 
     lines = []
     for key, value in settings.items():
@@ -125,7 +125,7 @@ def _text(settings: dict, notes: dict[str, str]) -> list[str]:
 
 
 def _origin(where: str) -> str:
-    from ..report.escape import printable
+    from ..escape import printable
 
     if where == "--exclude":
         return "--exclude, relative to the working directory"
@@ -140,7 +140,7 @@ def _inline(value) -> str:
 
 def _scalar(value) -> str:
     """A value as YAML reads it back: true/false/null, a number, a bare word, or an escaped JSON string."""
-    from ..report.escape import json_text
+    from ..escape import json_text
 
     if isinstance(value, bool):
         return "true" if value else "false"

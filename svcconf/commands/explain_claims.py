@@ -176,7 +176,7 @@ def _token_shape(text: str) -> str | None:
 
 
 def secret_values(value) -> list[str]:
-    """The strings a secret claim holds, nested ones included: any text that holds one is printed as <redacted>."""
+    """The strings a secret claim holds, nested ones included: any text that holds one is printed as REDACTED."""
     if isinstance(value, str):
         return [value] if value else []
     if isinstance(value, dict):
@@ -185,14 +185,14 @@ def secret_values(value) -> list[str]:
 
 
 def render(result, secrets: list[str] = ()) -> str:
-    """The explanation as text; a value holding a secret claim's value prints as <redacted>.
+    """The explanation as text; a value holding a secret claim's value prints as REDACTED.
 
     Claim values are quoted and the rules' own text (expressions, messages) is escaped, so neither
     the payload nor the config can add a line or a terminal escape.
     """
     from ..claims import REDACTED
+    from ..escape import printable
     from ..model import render_value
-    from ..report.escape import printable
 
     def q(value: str) -> str:
         return REDACTED if value == REDACTED or any(secret in value for secret in secrets) else render_value(value)
@@ -223,7 +223,7 @@ def render(result, secrets: list[str] = ()) -> str:
     if result.rejected:
         reason = result.rejected
         for secret in secrets:
-            reason = reason.replace(secret, "<redacted>")
+            reason = reason.replace(secret, REDACTED)
         lines.append(f"result: rejected: {reason}")
     else:
         lines.append("result: authenticated")

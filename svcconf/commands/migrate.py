@@ -56,8 +56,8 @@ def _diff(outcomes: list, stream) -> None:
     """The unified diff of every changed file; inside GitHub Actions, with workflow commands stopped around it."""
     import secrets
 
+    from ..escape import inline_commands_escaped, printable
     from ..migrate.diff import unified
-    from ..report.escape import inline_commands_escaped, printable
 
     changed = [o for o in outcomes if o.changed]
     if not changed:
@@ -88,7 +88,7 @@ def run(args) -> int:
     with loading():
         from ..load.discovery import CONFIG_FILE, STDIN, Selection, discover
         from ..migrate import engine  # noqa: F401 - loaded with the rest, before the first file
-        from ..report.progress import progress_for
+        from ..report import progress  # noqa: F401 - loaded with the rest, before the first file
         from ..settings.config import ConfigError, read_config
         from ..settings.options import (
             STDIN_FILENAME_WITHOUT_STDIN,
@@ -122,6 +122,27 @@ def run(args) -> int:
     for path, why in skipped:
         if why != CONFIG_FILE and not (quiet and path in paths):
             error(f"{path}: not read: {why}")
+    outcomes, unwritten, failed = _migrate_files(files, paths, args, selection, options, quiet)
+    plain = [o for _p, o in outcomes]
+    reported = [o for p, o in outcomes if p not in unwritten]  # a skipped link has its warning line
+    report = _run_summary(args, config, options, checking, reported, len(files))
+    report_stream = sys.stderr if STDIN in files and not args.check and not args.diff else sys.stdout
+    if args.diff:
+        _diff(plain, sys.stdout)
+        report_stream = sys.stderr
+    _report(args, reported, report, report_stream, options, any(p == STDIN for p in files))
+    for path in unreadable:
+        error(f"{path}: no such file or folder")
+    if unreadable or failed:
+        return EXIT_USAGE
+    return _exit_code(args, plain, report, report_stream, bool(unwritten))
+
+
+def _migrate_files(files: list[str], paths: list[str], args, selection, options, quiet: bool) -> tuple[list, set[str], bool]:
+    """(path, outcome) per file migrated, the files not written because they are links not to follow, and whether one failed."""
+    from ..load.discovery import STDIN
+    from ..report.progress import progress_for
+
     outcomes = []
     failed = False
     unwritten: set[str] = set()  # files that would change but are symbolic links not to follow
@@ -144,19 +165,7 @@ def run(args) -> int:
             failed = failed or written is False
     if progress is not None:
         progress.close()
-    plain = [o for _p, o in outcomes]
-    reported = [o for p, o in outcomes if p not in unwritten]  # a skipped link has its warning line
-    report = _run_summary(args, config, options, checking, reported, len(files))
-    report_stream = sys.stderr if STDIN in files and not args.check and not args.diff else sys.stdout
-    if args.diff:
-        _diff(plain, sys.stdout)
-        report_stream = sys.stderr
-    _report(args, reported, report, report_stream, options, any(p == STDIN for p in files))
-    for path in unreadable:
-        error(f"{path}: no such file or folder")
-    if unreadable or failed:
-        return EXIT_USAGE
-    return _exit_code(args, plain, report, report_stream, bool(unwritten))
+    return outcomes, unwritten, failed
 
 
 def _run_summary(args, config, options, checking, outcomes: list, files: int):

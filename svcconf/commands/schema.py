@@ -27,11 +27,13 @@ def add_parser(commands) -> None:
 
 
 def run_export(args) -> int:
-    from ..known.export import export
+    from ..known.export import exported_files
     from ..settings.options import OptionsError, api_domain
 
     try:
-        written = export(args.directory, api_domain(args), args.naming, args.target_version)
+        written = exported_files(api_domain(args), args.naming, args.target_version)
+        for relative, data in written.items():
+            _write(args.directory, relative, data)
     except OptionsError as err:
         error(str(err))
         return EXIT_USAGE
@@ -40,3 +42,17 @@ def run_export(args) -> int:
         return EXIT_USAGE
     sys.stdout.write(f"wrote {len(written) - 2} schemas, index.json and all.json to {args.directory}\n")
     return EXIT_OK
+
+
+def _write(directory: str, relative: str, data: bytes) -> None:
+    """Write one file below `directory`, creating folders; never through a symbolic link, at any level of its path."""
+    import os
+
+    from ..load.files import refuse_linked_folder
+
+    path = os.path.join(directory, *relative.split("/"))
+    refuse_linked_folder(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    with open(os.open(path, flags, 0o666), "wb") as handle:
+        handle.write(data)

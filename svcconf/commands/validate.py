@@ -183,7 +183,7 @@ def _failed(report, args, failures: list[str], *, say: bool = True) -> int:
 
 def run(args) -> int:
     with loading():
-        from ..lint.pipeline import validate
+        from ..lint import pipeline  # noqa: F401 - loaded with the rest, before the first file
         from ..lint.result import Report
         from ..model import Severity
         from ..report import chosen_format
@@ -213,17 +213,7 @@ def run(args) -> int:
         version = baseline.version if baseline is not None else FORMAT_VERSION
         options = options._replace(baseline_format=version, baseline_file=args.write_baseline or baseline.name)
 
-    from ..report.progress import progress_for
-
-    progress = progress_for("checking", quiet=args.quiet)
-    try:
-        report = validate(paths, options, progress)
-    except Exception as err:  # a bug: the report says the run failed, main prints it
-        _failed(Report(options=options), args, [f"internal error: {type(err).__name__}: {err}"], say=False)
-        raise
-    finally:
-        if progress is not None:
-            progress.close()
+    report = _checked(paths, options, args)
     if args.verbose:
         for path, why in report.skipped_paths:
             error(f"{path}: skipped: {why}")
@@ -246,6 +236,23 @@ def run(args) -> int:
     fail_on = Severity.parse(options.fail_on)
     failing = any(d.severity >= fail_on for d in report.diagnostics)
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_OK
+
+
+def _checked(paths: list[str], options, args):
+    """The run's Report, with a progress line on a terminal; a bug still leaves a report that says the run failed."""
+    from ..lint.pipeline import validate
+    from ..lint.result import Report
+    from ..report.progress import progress_for
+
+    progress = progress_for("checking", quiet=args.quiet)
+    try:
+        return validate(paths, options, progress)
+    except Exception as err:  # a bug: the report says the run failed, main prints it
+        _failed(Report(options=options), args, [f"internal error: {type(err).__name__}: {err}"], say=False)
+        raise
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def _warn_target(report, args, config) -> None:

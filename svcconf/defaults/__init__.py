@@ -1,1 +1,1 @@
-"""Default configuration documents, one module per component family; see commands/print.py."""
+"""Default configuration documents as text, one module per component family (printed by commands/print.py)."""

@@ -1,6 +1,6 @@
-"""`svcconf print init-defaults | join-defaults`: the bootstrap tool's `config print` documents, static defaults only.
+"""The bootstrap tool's `config print` documents, static defaults only.
 
-The documents are what the tool prints (reference/kubeadm.md 7.1-7.6) with its placeholders: token
+The documents are what the tool prints (cmd/kubeadm/app/cmd/config.go: `kubeadm config print init-defaults | join-defaults`) with its placeholders: token
 abcdef.0123456789abcdef, advertise address 1.2.3.4, node name `node`, API server kube-apiserver:6443.
 Nothing is read from the machine: no host name, no address, no random token.
 """
@@ -8,6 +8,8 @@ Nothing is read from the machine: no host name, no address, no random token.
 from __future__ import annotations
 
 import os
+
+from ..known.naming import KEEP_KUBE_WORD
 
 VERSIONS = ("v1beta3", "v1beta4")
 COMPONENTS = ("KubeletConfiguration", "KubeProxyConfiguration")
@@ -128,9 +130,9 @@ def join_documents(version: str, group: str) -> list[str]:
 def component_document(kind: str, naming, spelling: str) -> str | None:
     """A component document as the tool prints it, in the requested spelling; None when absent.
 
-    The tool prints the component's zero values with only its own settings (reference/kubeadm.md 7.5,
-    7.6), which differ from the component's own defaults: svcconf/data/kubeadm holds that print where
-    it differs, svcconf/data/defaults the component documents shared with other print targets.
+    The tool prints the component's zero values with only its own settings (cmd/kubeadm/app/cmd/config.go),
+    which differ from the component's own defaults: svcconf/data/kubeadm holds that print where it
+    differs, svcconf/data/defaults the component documents shared with other print targets.
     """
     data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
     candidates = [os.path.join(data, folder, f"{kind}.yaml") for folder in ("kubeadm", "defaults")]
@@ -140,8 +142,7 @@ def component_document(kind: str, naming, spelling: str) -> str | None:
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
     upstream = COMPONENT_GROUPS[kind]
-    # The node agent keeps its name in both spellings (the spec writes it KubeletConfiguration).
-    word = "kube" if kind == "KubeletConfiguration" else spelling
+    word = "kube" if kind in KEEP_KUBE_WORD else spelling
     lines = []
     for line in text.splitlines(keepends=True):
         if line.startswith(f"apiVersion: {upstream}/"):
@@ -150,65 +151,3 @@ def component_document(kind: str, naming, spelling: str) -> str | None:
             line = f"kind: {naming.spell_kind(kind, word)}\n"
         lines.append(line)
     return "".join(lines)
-
-
-def _components(text: str) -> list[str]:
-    import argparse
-
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    if not names or any(n not in COMPONENTS for n in names):
-        raise argparse.ArgumentTypeError(f"--component-configs needs to contain some of [{' '.join(COMPONENTS)}]")
-    return names
-
-
-def add_parsers(targets) -> None:
-    from ..settings.options import add_domain_argument, add_target_argument
-
-    for name, what in (("init-defaults", "kubeadm init"), ("join-defaults", "kubeadm join")):
-        parser = targets.add_parser(
-            name,
-            help=f"defaults of the bootstrap tool's {what.split()[1]} configuration",
-            description=f"Print the static defaults of the bootstrap tool's {what.split()[1]} configuration, as its "
-            "'config print' does. Sensitive values such as the bootstrap token are placeholders.",
-        )
-        parser.add_argument("--api-version", choices=VERSIONS, default=VERSIONS[-1], help="bootstrap tool API version (default: v1beta4)")
-        parser.add_argument(
-            "--component-configs",
-            type=_components,
-            default=[],
-            metavar="KINDS",
-            help="also print these component configurations (comma list of KubeletConfiguration, KubeProxyConfiguration)",
-        )
-        parser.add_argument("--naming", choices=("kube", "svc"), default="kube", help="group spelling: kubeadm (kube) or svcadm (svc)")
-        add_domain_argument(parser)
-        add_target_argument(parser, help="release whose kubernetesVersion is printed (default: the newest release svcconf knows)")
-        parser.set_defaults(run=run, action=name)
-
-
-def run(args) -> int:
-    import sys
-
-    from ..commands import EXIT_OK, EXIT_USAGE, error
-    from ..known.catalog import format_release, lifecycle
-    from ..known.naming import Naming
-    from ..settings.options import OptionsError, api_domain
-
-    try:
-        naming = Naming(api_domain(args))
-    except OptionsError as err:
-        error(str(err))
-        return EXIT_USAGE
-    group = naming.spell_group("kubeadm.k8s.io", args.naming)
-    target = args.target_version or lifecycle().newest
-    if args.action == "init-defaults":
-        documents = init_documents(args.api_version, group, f"{format_release(target)}.0")
-    else:
-        documents = join_documents(args.api_version, group)
-    for kind in args.component_configs:
-        document = component_document(kind, naming, args.naming)
-        if document is None:
-            error(f"no printed defaults for {kind} are installed")
-            return EXIT_USAGE
-        documents.append(document)
-    sys.stdout.write("---\n".join(documents))
-    return EXIT_OK

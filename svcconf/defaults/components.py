@@ -1,4 +1,4 @@
-"""`svcconf print defaults KIND`: a component's fully defaulted configuration, from svcconf/data/defaults/<Kind>.yaml.
+"""A component's fully defaulted configuration, from svcconf/data/defaults/<Kind>.yaml.
 
 The data files hold the upstream default documents in upstream spelling; printing rewrites the
 groups and kinds for `--naming` and `--api-domain`, and leaves every other byte as it is.
@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 import re
 
+from ..known.naming import KEEP_KUBE_WORD
+
 DEFAULTS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "defaults")
-# The node agent keeps its name in both spellings (the spec writes it KubeletConfiguration).
-KEEP_KUBE_WORD = frozenset({"KubeletConfiguration"})
 # The component names README and --help use for the kinds with defaults.
 COMPONENTS = {"scheduler": "KubeSchedulerConfiguration", "proxy": "KubeProxyConfiguration", "kubelet": "KubeletConfiguration"}
 _API_VERSION = re.compile(r"^(\s*apiVersion:\s*)([^\s/]+)(/\S+\s*)$")
@@ -61,41 +61,3 @@ def document(kind: str, domain: str = "k8s.io", spelling: str = "kube") -> str |
                 line = match.group(1) + naming.spell_kind(match.group(2), word) + match.group(3)
         lines.append(line)
     return "".join(lines)
-
-
-def add_parsers(targets) -> None:
-    from ..settings.options import add_domain_argument
-
-    parser = targets.add_parser(
-        "defaults",
-        help="a component's fully defaulted configuration",
-        description="Print the fully defaulted configuration document of a component, as the component itself "
-        f"fills it in (default feature gates, Linux). KIND is a component ({', '.join(COMPONENTS)}) or its kind in "
-        "either spelling, e.g. KubeSchedulerConfiguration or SvcSchedulerConfiguration.",
-    )
-    parser.add_argument("kind", metavar="KIND", help=f"the component ({', '.join(COMPONENTS)}) or kind to print")
-    parser.add_argument("--naming", choices=("kube", "svc"), default="kube", help="spelling of groups and kinds (default: kube)")
-    add_domain_argument(parser)
-    parser.set_defaults(run=run)
-
-
-def run(args) -> int:
-    import sys
-
-    from ..commands import EXIT_OK, EXIT_USAGE, error
-    from ..settings.options import OptionsError, api_domain
-
-    try:
-        domain = api_domain(args)
-    except OptionsError as err:
-        error(str(err))
-        return EXIT_USAGE
-    kind = resolve(args.kind)
-    text = document(kind, domain, args.naming) if kind else None
-    if text is None:
-        error(
-            f"no defaults for kind {args.kind!r}; components with defaults: {', '.join(COMPONENTS)} (or their kinds: {', '.join(kinds())})"
-        )
-        return EXIT_USAGE
-    sys.stdout.write(text)
-    return EXIT_OK

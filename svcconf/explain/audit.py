@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..known.apiserver import STAGES
 from ..load.source import position
-from ..model import render_value
-from ..rules import items, mapping, text
-from ..rules.apiserver.audit import STAGES
+from ..model import items, mapping, render_value, text
 from .request import Request
 
 NO_MATCH_LEVEL = "None"  # DefaultAuditLevel

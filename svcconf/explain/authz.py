@@ -18,7 +18,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..load.source import position
-from ..rules import items, mapping, text
+from ..model import items, mapping, text
 from .request import Request
 
 ALLOW, DENY, NO_OPINION, UNKNOWN = "Allow", "Deny", "NoOpinion", "Unknown"

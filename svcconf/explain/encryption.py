@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..known.apiserver import PROVIDER_ORDER, covers, display, parse_group_resource
 from ..load.source import position
-from ..rules import items, mapping, text
-from ..rules.apiserver.encryption import PROVIDER_ORDER, covers, display, parse_group_resource
+from ..model import items, mapping, text
 
 # events.k8s.io Events are stored as core events (the validate rule tells config writers the same).
 _STORED_AS = {("events", "events.k8s.io"): ("events", "")}

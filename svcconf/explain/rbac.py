@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..model import go_quote
-from ..rules import items, mapping, text
+from ..model import go_quote, items, mapping, text
 from .audit import path_matches
 from .request import Request
 

@@ -1,14 +1,14 @@
 """Text and JSON for `svcconf explain`: one explanation in full, many requests as a table with their expectations.
 
 Values from a file or a flag are quoted where they could be mistaken for the text around them,
-and every line goes out through `report.escape`, so input never breaks a line, carries a
+and every line goes out through `escape`, so input never breaks a line, carries a
 terminal escape or starts a CI command.
 """
 
 from __future__ import annotations
 
+from ..escape import json_text, printable
 from ..model import go_quote
-from ..report.escape import json_text, printable
 from . import audit, authz, encryption
 from .request import Request, show
 
@@ -251,7 +251,7 @@ def encryption_text(outcome: encryption.Outcome, file: str) -> str:
 
 
 def claims_json(result, secrets: list[str]) -> dict:
-    """The claims explanation as data; any value holding a secret claim's value becomes <redacted>."""
+    """The claims explanation as data; any value holding a secret claim's value becomes REDACTED."""
     from ..claims import REDACTED
 
     def q(value):

@@ -114,6 +114,16 @@ def _decimal(value: int, unit: int) -> str:
     return f"{whole}.{digits}"
 
 
+def duration_or_default(value: Any, default: int) -> int | None:
+    """A duration field in nanoseconds after defaulting: the zero value (absent, "", "0s") takes `default`; None when not a duration."""
+    if value in (None, ""):
+        return default
+    ns = parse_duration(value)
+    if ns is None:
+        return None  # not a duration: the schema reports it
+    return default if ns == 0 else ns
+
+
 def format_duration(ns: int) -> str:
     """Go's time.Duration.String(), as upstream messages print metav1.Duration values."""
     if ns == 0:

@@ -9,6 +9,8 @@ hand and linear.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..model import go_quote
 from .memo import remembered
 
@@ -18,6 +20,40 @@ _ALNUM = _LETTERS | frozenset("0123456789")
 _SCHEME_REST = _ALNUM | frozenset("+-.")
 _USERINFO = _ALNUM | frozenset("-._:~!$&'()*+,;=%@")
 _HOST = _ALNUM | frozenset("-_.~!$&'()*+,;=:[]<>\"")  # what shouldEscape(c, encodeHost) lets through
+
+
+class URL(NamedTuple):
+    """The parts of a URL that checks ask about, as url.Parse splits them; `error` as parse_url gives it."""
+
+    scheme: str  # lower-cased
+    userinfo: bool  # the authority names a user (url.URL.User is set)
+    host: str  # host[:port] as written (url.URL.Host)
+    query: str
+    fragment: str
+    error: str | None
+
+    @property
+    def hostname(self) -> str:
+        """The host without port or brackets (url.URL.Hostname)."""
+        host = self.host
+        if host.startswith("["):
+            return host[1 : host.find("]")] if "]" in host else ""
+        return host.rpartition(":")[0] if ":" in host else host
+
+
+@remembered(256)
+def split_url(url: str) -> URL:
+    """The URL's parts; when `error` is set, the parts are what could be read before it."""
+    scheme, error = parse_url(url)
+    before, _, fragment = url.partition("#")
+    _, rest = _scheme(before)
+    rest, _, query = rest.partition("?")
+    userinfo, host = False, ""
+    if rest.startswith("//") and (scheme or not rest.startswith("///")):
+        authority = rest[2:].partition("/")[0]
+        _, at_sign, host = authority.rpartition("@")
+        userinfo = bool(at_sign)
+    return URL(scheme, userinfo, host, query, fragment, error)
 
 
 @remembered(256)

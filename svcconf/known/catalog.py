@@ -12,10 +12,9 @@ import os
 import re
 from typing import NamedTuple
 
+from ..model import Release
 from .naming import GroupVersion
 from .tsv import read_table
-
-Release = tuple  # (major, minor)
 
 # A patch release names its minor release: every table here changes only between minor releases.
 _RELEASE = re.compile(r"^v?([0-9]+)\.([0-9]+)(?:\.[0-9]+)?\Z")
@@ -89,7 +88,7 @@ def load_schema(group: str, version: str, kind: str) -> dict | None:
 def aliases() -> dict[tuple[str, str, str], tuple[str, str, str]]:
     """Other names of a kind: (group, version, kind) as written -> the name svcconf files it under.
 
-    The spec writes some API server kinds under `apiserver.{api_domain}` where upstream registers
+    The svc spelling writes some API server kinds under `apiserver.{api_domain}` where upstream registers
     them under `apiserver.config.k8s.io`; both must validate.
     """
     _meta, rows = read_table("aliases.tsv")

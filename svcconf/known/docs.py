@@ -150,7 +150,7 @@ def all_rule_docs() -> dict[str, RuleDoc]:
                 raise ValueError(f"rule {rule_id}: command must be one of {', '.join(COMMANDS)}")
             docs[rule_id] = RuleDoc(
                 id=rule_id,
-                area=path.stem,
+                area=area_of(path),
                 severity=Severity.parse(entry.get("severity", "error")),
                 summary=entry["summary"],
                 why=entry.get("why", ""),
@@ -173,13 +173,18 @@ def rule_doc(rule_id: str) -> RuleDoc | None:
 _TABLE_HEADER = re.compile(r"^\[([a-z0-9-]+)\][ \t]*(?:#.*)?$", re.MULTILINE)
 
 
+def area_of(doc_file: Path) -> str:
+    """An area is named like a rule id (kebab-case) whatever its Python-legal file name: controller_manager.toml -> controller-manager."""
+    return doc_file.stem.replace("_", "-")
+
+
 @functools.lru_cache(maxsize=1)
 def rule_areas() -> dict[str, str]:
     """Rule id -> area (its TOML file's stem), from the docs' table headers alone: what selectors and suppressions need."""
     areas: dict[str, str] = {}
     for path in sorted(p for folder in DOC_FOLDERS for p in (PACKAGE_DIR / folder).rglob("*.toml")):
         for match in _TABLE_HEADER.finditer(path.read_text(encoding="utf-8")):
-            areas[match.group(1)] = path.stem
+            areas[match.group(1)] = area_of(path)
     return areas
 
 
@@ -192,9 +197,20 @@ def area_rules() -> dict[str, tuple[str, ...]]:
     return {area: tuple(ids) for area, ids in members.items()}
 
 
+@functools.lru_cache(maxsize=1)
+def _areas_as_written() -> dict[str, tuple[str, ...]]:
+    """Area names as a user may write them: kebab-case, and the underscore spelling earlier releases used."""
+    return {**{area.replace("-", "_"): ids for area, ids in area_rules().items()}, **area_rules()}
+
+
+def rules_of_area(name: str) -> tuple[str, ...] | None:
+    """The rule ids of the area `name` (`controller-manager`, or as earlier releases spelt it, `controller_manager`)."""
+    return _areas_as_written().get(name)
+
+
 def is_rule_name(name: str) -> bool:
     """Whether `name` is a rule id or an area."""
-    return name in rule_areas() or name in area_rules()
+    return name in rule_areas() or rules_of_area(name) is not None
 
 
 class UnknownRule(ValueError):
@@ -219,8 +235,8 @@ def expand_rules(names, *, wildcard: bool = False) -> tuple[str, ...]:
     for name in names:
         if name in rule_areas() or (wildcard and name == "*"):
             ids.append(name)
-        elif name in area_rules():
-            ids.extend(area_rules()[name])
+        elif (members := rules_of_area(name)) is not None:
+            ids.extend(members)
         else:
             raise UnknownRule(unknown_rule_message(name))
     return tuple(dict.fromkeys(ids))

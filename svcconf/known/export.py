@@ -15,12 +15,12 @@ error message, and a removed or deprecated apiVersion carries a deprecation mess
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ..model import at_least
 from .catalog import Release, aliases, format_release, lifecycle, load_schema, schema_index
-from .naming import UPSTREAM_DOMAIN, Naming
+from .naming import KEEP_KUBE_WORD, UPSTREAM_DOMAIN, Naming
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 INDEX = "index.json"
@@ -43,8 +43,6 @@ class EditorSchema(NamedTuple):
 
 def editor_schemas(domain: str = UPSTREAM_DOMAIN, spelling: str = "kube", target: Release | None = None) -> list[EditorSchema]:
     """Every kind svcconf has a schema for (and every other name it answers to) that the target release serves."""
-    from ..defaults.components import KEEP_KUBE_WORD
-
     table = lifecycle()
     target = target or table.newest
     naming = Naming(domain)
@@ -128,7 +126,7 @@ def _newer(schema: Any, target: Release) -> bool:
     if not since:
         return False
     major, minor = since.split(".")
-    return target < (int(major), int(minor))
+    return not at_least(target, int(major), int(minor))
 
 
 def combined(schemas: list[EditorSchema]) -> dict:
@@ -175,25 +173,11 @@ def index(schemas: list[EditorSchema], domain: str, spelling: str, target: Relea
     return {"apiDomain": domain, "naming": spelling, "targetVersion": format_release(target), "combined": COMBINED, "kinds": kinds}
 
 
-def export(directory: str, domain: str = UPSTREAM_DOMAIN, spelling: str = "kube", target: Release | None = None) -> list[str]:
-    """Write every editor schema, index.json and all.json under `directory`; the paths written, relative to it."""
+def exported_files(domain: str = UPSTREAM_DOMAIN, spelling: str = "kube", target: Release | None = None) -> dict[str, bytes]:
+    """Every editor schema, index.json and all.json: their paths ('/'-separated, relative to the export folder) and bytes."""
     target = target or lifecycle().newest
     schemas = editor_schemas(domain, spelling, target)
     files = {entry.file: entry.schema for entry in schemas}
     files[INDEX] = index(schemas, domain, spelling, target)
     files[COMBINED] = combined(schemas)
-    for relative, content in files.items():
-        _write(directory, relative, (json.dumps(content, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    return list(files)
-
-
-def _write(directory: str, relative: str, data: bytes) -> None:
-    """Write one file below `directory`, creating folders; never through a symbolic link, at any level of its path."""
-    from ..load.files import refuse_linked_folder
-
-    path = os.path.join(directory, *relative.split("/"))
-    refuse_linked_folder(path)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    with open(os.open(path, flags, 0o666), "wb") as handle:
-        handle.write(data)
+    return {relative: (json.dumps(content, indent=2, ensure_ascii=False) + "\n").encode("utf-8") for relative, content in files.items()}

@@ -1,6 +1,6 @@
 """apiVersion parsing and the two spellings of every name: the configured domain and svc/kube.
 
-The spec writes groups as `x.{api_domain}` and says `svc` where upstream says `kube`. Internally
+The svc spelling writes groups as `x.{api_domain}` and says `svc` where upstream says `kube`. Internally
 every name is kept in the upstream spelling (`k8s.io`, `kube`), so tables and schema folders need
 only one spelling; input in either spelling, and with the configured domain, maps onto it.
 """
@@ -15,6 +15,8 @@ from ..go.memo import remembered
 
 UPSTREAM_DOMAIN = "k8s.io"
 DOMAIN_ENV = "SVCCONF_API_DOMAIN"
+# The node agent keeps its name in both spellings (upstream and svc spellings alike write KubeletConfiguration).
+KEEP_KUBE_WORD = frozenset({"KubeletConfiguration"})
 # A DNS subdomain with at least two labels; each dash run is followed by an alphanumeric, so no text matches two ways.
 _DOMAIN = re.compile(r"^[a-z0-9]+(?:-+[a-z0-9]+)*(?:\.[a-z0-9]+(?:-+[a-z0-9]+)*)+\Z")
 

@@ -22,7 +22,9 @@ SECRET_FIELDS = frozenset(
         "password",
     }
 )
-REDACTED = '"REDACTED"'
+# The one word that stands for a secret value in every output (diagnostics, explanations, diffs).
+REDACTION = "REDACTED"
+REDACTED = f'"{REDACTION}"'  # as messages quote a value
 
 
 class Masked(str):
@@ -48,7 +50,7 @@ def holds_secret(path: Path, value: Any) -> bool:
 
 
 def render_at(path: Path, value: Any) -> str:
-    """The value at `path` as messages quote it, with every secret in it shown as "REDACTED"."""
+    """The value at `path` as messages quote it, with every secret in it shown as REDACTION."""
     if isinstance(value, Masked):
         return render_value(str(value))
     if is_secret(path):
@@ -58,7 +60,7 @@ def render_at(path: Path, value: Any) -> str:
 
 def _masked(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key: "REDACTED" if key in SECRET_FIELDS else _masked(item) for key, item in value.items()}
+        return {key: REDACTION if key in SECRET_FIELDS else _masked(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_masked(item) for item in value]
     return value

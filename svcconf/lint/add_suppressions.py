@@ -50,40 +50,61 @@ def add_suppressions(diagnostics: Iterable[Diagnostic], max_size: int, stdin: st
 
 def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[list[Diagnostic], int, list[str]]:
     """(findings suppressed, rule ids added, notes) for one file; the file is written only when its data stays the same."""
+    from ..load.atomic import write_atomic
     from ..load.source import parse
-    from ..migrate.write import write_atomic
 
     def left(why: str) -> tuple[list[Diagnostic], int, list[str]]:
         return [], 0, [f"{name}: {len(found)} finding{'s' if len(found) != 1 else ''} not suppressed: {why}"]
 
-    if name.endswith(".json"):
-        return left("JSON files cannot hold comments")
-    if os.path.islink(name):
-        return left("it is a symlink, and svcconf does not write through symlinks")
-    try:
-        if not stat.S_ISREG(os.stat(name).st_mode):
-            return left("it is not a regular file")
-        data = read_limited(name, max_size)
-    except TooLarge:
-        return left("the file is too large")
-    except OSError as err:
-        return left(f"cannot read it: {(err.strerror or str(err)).lower()}")
-    bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
-    try:
-        text = data[len(bom) :].decode("utf-8")
-    except UnicodeDecodeError:
-        return left("svcconf adds comments to UTF-8 files only")
+    read = _read_text(name, max_size)
+    if isinstance(read, str):
+        return left(read)
+    bom, text = read
     original = parse(name, text, keep_nodes=False)
     if original.problems:
         return left("the file is no longer well-formed YAML")
     strings = _multiline_strings(text)
     if strings is None:
         return left("the file is not well-formed YAML")
+    edited, suppressed, added, notes = _commented(name, text, strings, _holder_lines(original), found)
+    if not added:
+        return suppressed, 0, notes
+    again = parse(name, edited, keep_nodes=False)
+    if again.problems or [repr(d.data) for d in again.documents] != [repr(d.data) for d in original.documents]:
+        return left("a comment would change the file's data")
+    try:
+        write_atomic(name, bom + edited.encode("utf-8"))
+    except OSError as err:
+        return left(f"cannot write it: {(err.strerror or str(err)).lower()}")
+    return suppressed, added, notes
 
+
+def _read_text(name: str, max_size: int) -> tuple[bytes, str] | str:
+    """(byte-order mark, text) of a file svcconf may add comments to; else why not."""
+    if name.endswith(".json"):
+        return "JSON files cannot hold comments"
+    if os.path.islink(name):
+        return "it is a symlink, and svcconf does not write through symlinks"
+    try:
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            return "it is not a regular file"
+        data = read_limited(name, max_size)
+    except TooLarge:
+        return "the file is too large"
+    except OSError as err:
+        return f"cannot read it: {(err.strerror or str(err)).lower()}"
+    bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
+    try:
+        return bom, data[len(bom) :].decode("utf-8")
+    except UnicodeDecodeError:
+        return "svcconf adds comments to UTF-8 files only"
+
+
+def _commented(name: str, text: str, strings, line_of, found: list[Diagnostic]) -> tuple[str, list[Diagnostic], int, list[str]]:
+    """(the text with a suppression comment on each finding's line, findings suppressed, rule ids added, notes)."""
     pieces = LINE_BREAK.split(text)  # line contents; their breaks are found again below
     breaks = [match.group() for match in LINE_BREAK.finditer(text)] + [""]
     rules: dict[int, list[Diagnostic]] = {}
-    line_of = _holder_lines(original)
     for diagnostic in found:
         rules.setdefault(line_of(diagnostic), []).append(diagnostic)
     suppressed: list[Diagnostic] = []
@@ -104,17 +125,7 @@ def _suppress_file(name: str, found: list[Diagnostic], max_size: int) -> tuple[l
                 continue
             added += count
             suppressed.extend(here)
-    if not added:
-        return suppressed, 0, notes
-    edited = "".join(piece + end for piece, end in zip(pieces, breaks))
-    again = parse(name, edited, keep_nodes=False)
-    if again.problems or [repr(d.data) for d in again.documents] != [repr(d.data) for d in original.documents]:
-        return left("a comment would change the file's data")
-    try:
-        write_atomic(name, bom + edited.encode("utf-8"))
-    except OSError as err:
-        return left(f"cannot write it: {(err.strerror or str(err)).lower()}")
-    return suppressed, added, notes
+    return "".join(piece + end for piece, end in zip(pieces, breaks)), suppressed, added, notes
 
 
 def _holder_lines(source):

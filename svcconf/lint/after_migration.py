@@ -36,8 +36,11 @@ def findings_after_migration(source: SourceFile, options: ValidateOptions, due: 
 
 
 def _findings(source: SourceFile, options: ValidateOptions, due: set[int], written: list[Diagnostic]) -> list[Diagnostic]:
-    from ..migrate.preview import Converted, preview
+    from .conversion import provided
 
+    conversions = provided()
+    if conversions is None:
+        return []
     positions = {number - 1 for number in due}
     # A large file keeps no nodes: the plan of a document needs its own, composed again (one document at a time).
     documents = [
@@ -45,15 +48,15 @@ def _findings(source: SourceFile, options: ValidateOptions, due: set[int], writt
         for position, document in enumerate(source.documents)
     ]
     migrate = MigrateOptions(target=options.resolved_target(), api_domain=options.api_domain, deprecated=True)
-    previews = preview(documents, migrate, can_add=not source.name.endswith(".json"), only=positions)
-    siblings = Siblings(p.data if isinstance(p, Converted) else d.data for p, d in zip(previews, documents))
+    previews = conversions.preview(documents, migrate, can_add=not source.name.endswith(".json"), only=positions)
+    siblings = Siblings(p.data if isinstance(p, conversions.Converted) else d.data for p, d in zip(previews, documents))
     checker = DocumentChecker(options, source.name)
     # What the file as written already says: the same finding at the same path, or at the same place.
     said = {(d.document, d.rule, d.path, d.message) for d in written} | {(d.rule, d.line, d.column, d.message) for d in written}
     out: list[Diagnostic] = []
     for position in sorted(positions):
         outcome = previews[position]
-        if isinstance(outcome, Converted):
+        if isinstance(outcome, conversions.Converted):
             out.extend(_converted(source, position, outcome, checker, siblings, said))
         elif (unchecked := _not_checked(source, position, options, outcome.reason if outcome else None)) is not None:
             out.append(unchecked)

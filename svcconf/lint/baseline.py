@@ -233,7 +233,7 @@ def write(name: str, report: Report) -> Baseline:
 
 def _write_file(name: str, data: bytes) -> None:
     """migrate's atomic writer (which keeps an existing file's mode); a new file is created first, mode 0o644."""
-    from ..migrate.write import write_atomic
+    from ..load.atomic import write_atomic
 
     try:
         write_atomic(name, data)

@@ -162,13 +162,16 @@ def _held_by(source: SourceFile):
 
 def _with_fix(diagnostic: Diagnostic, options: ValidateOptions) -> Diagnostic:
     """Offer migrate's conversion as the fix of a removed API version: the same table decides both."""
-    from ..migrate.steps import fix_for
+    from .conversion import provided
 
+    conversions = provided()
+    if conversions is None:
+        return diagnostic
     gv = Naming(options.api_domain).api_version(diagnostic.api_version or "")
     if gv is None or not diagnostic.kind:
         return diagnostic
     gvk = catalog.canonical(gv.group, gv.version, Naming.kind(diagnostic.kind))
-    return diagnostic._replace(fix=fix_for(gvk, options.resolved_target()))
+    return diagnostic._replace(fix=conversions.fix_for(gvk, options.resolved_target()))
 
 
 def configure(diagnostics: list[Diagnostic], name: str, options: ValidateOptions) -> list[Diagnostic]:

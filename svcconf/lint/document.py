@@ -43,8 +43,8 @@ def _units(data: dict, naming: Naming) -> Iterator[Unit]:
 
 LEGACY_ADMISSION_KEYS = frozenset({"imagePolicy", "podNodeSelectorPluginConfig"})
 WRONG_TYPE = "wrong-type"  # the schema's decode error (`cannot unmarshal ...`)
-# The rules module and pseudo-kind that check such an unversioned admission plugin file.
-LEGACY_ADMISSION = ("apiserver.admission", "LegacyAdmissionPluginConfig")
+# The pseudo-kind of such an unversioned admission plugin file (the rules registry knows its module).
+LEGACY_ADMISSION = "LegacyAdmissionPluginConfig"
 # Config groups whose tool refuses an old version with its own message before decoding (kubeadm's
 # "your configuration file uses an old API spec"), not with the scheme's "no kind ... is registered".
 OWN_VERSION_CHECK = frozenset({"kubeadm.k8s.io"})
@@ -156,9 +156,12 @@ class DocumentChecker:
         gv, kind, findings = self._identify(unit)
         if gv is None or kind is None:
             if not findings and LEGACY_ADMISSION_KEYS & unit.data.keys() and not {"apiVersion", "kind"} & unit.data.keys():
-                # The API server still reads these unversioned files for two admission plugins (ADM-004).
+                # The API server still reads these unversioned files for two admission plugins
+                # (staging/src/k8s.io/apiserver/pkg/admission/config.go: ReadAdmissionConfiguration).
                 context = self._context(unit, document, siblings, None, None)
-                return [f for function in rules.rules_for(*LEGACY_ADMISSION) for f in _run_rule(function, unit.data, context)], None
+                return [
+                    f for function in rules.rules_for_unversioned(LEGACY_ADMISSION) for f in _run_rule(function, unit.data, context)
+                ], None
             return findings, None if findings else _unidentified(unit.data)
         row = self.table.row(gv.group, gv.version, kind)
         scope = self.table.group_scope.get(gv.group)

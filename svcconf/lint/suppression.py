@@ -148,43 +148,8 @@ def apply(
     suppressions = find(text)
     if not suppressions:
         return diagnostics
-    from ..known.docs import area_rules, rule_areas
-
-    rules, areas = rule_areas(), area_rules()
     problems: list[Diagnostic] = []
-    # The first suppression (in file order) that covers a diagnostic takes it: index them by
-    # (line, or None for the whole file; rule, or None for every rule) to find it in a look-up per line.
-    first: dict[tuple[int | None, str | None], tuple[int, str | None]] = {}
-    for order, suppression in enumerate(suppressions):
-        scope = None if suppression.whole_file else suppression.target
-        if suppression.invalid:
-            message = f"{suppression.invalid!r} is not a suppression svcconf reads, so it suppresses nothing; write {FORMS}"
-            problems.append(_problem(file, suppression.line, suppression.column, "invalid-suppression", message, Severity.ERROR))
-            suppression.used.add("*")
-            continue
-        if not suppression.names:
-            if suppression.whole_file:
-                message = (
-                    "ignore-file must name the rules it suppresses, e.g. `# svcconf: ignore-file[unknown-field]`; it suppresses nothing"
-                )
-                problems.append(_problem(file, suppression.line, suppression.column, "unknown-rule", message))
-                suppression.used.add("*")
-            else:
-                first.setdefault((scope, None), (order, None))
-            continue
-        for name, column in suppression.names:
-            if name in rules:
-                first.setdefault((scope, name), (order, name))
-            elif name in areas:
-                for rule in areas[name]:
-                    first.setdefault((scope, rule), (order, name))
-            else:
-                from ..known.docs import unknown_rule_message
-
-                problems.append(
-                    _problem(file, suppression.line, column, "unknown-rule", f"suppression names an {unknown_rule_message(name)}")
-                )
-                suppression.used.add(name)  # said once, as unknown
+    first = _index(file, suppressions, problems)
     kept = []
     for diagnostic in diagnostics:
         taken = None
@@ -200,14 +165,55 @@ def apply(
                 suppressed.append(diagnostic)
             order, name = taken
             suppressions[order].used.add(name or "*")
+    return kept + _unused(file, suppressions) + problems
+
+
+_Index = dict[tuple[int | None, str | None], tuple[int, str | None]]
+
+
+def _index(file: str, suppressions: list[Suppression], problems: list[Diagnostic]) -> _Index:
+    """The first suppression (in file order) that covers a diagnostic takes it: index them by (line, or None for
+    the whole file; rule, or None for every rule) to find it in a look-up per line. Unreadable ones go to `problems`."""
+    from ..known.docs import rule_areas, rules_of_area, unknown_rule_message
+
+    rules = rule_areas()
+    first: _Index = {}
+    for order, suppression in enumerate(suppressions):
+        scope = None if suppression.whole_file else suppression.target
+        if suppression.invalid:
+            message = f"{suppression.invalid!r} is not a suppression svcconf reads, so it suppresses nothing; write {FORMS}"
+            problems.append(_problem(file, suppression.line, suppression.column, "invalid-suppression", message, Severity.ERROR))
+            suppression.used.add("*")
+        elif not suppression.names and suppression.whole_file:
+            message = "ignore-file must name the rules it suppresses, e.g. `# svcconf: ignore-file[unknown-field]`; it suppresses nothing"
+            problems.append(_problem(file, suppression.line, suppression.column, "unknown-rule", message))
+            suppression.used.add("*")
+        elif not suppression.names:
+            first.setdefault((scope, None), (order, None))
+        for name, column in suppression.names if not suppression.invalid else ():
+            if name in rules:
+                first.setdefault((scope, name), (order, name))
+            elif (members := rules_of_area(name)) is not None:
+                for rule in members:
+                    first.setdefault((scope, rule), (order, name))
+            else:
+                problems.append(
+                    _problem(file, suppression.line, column, "unknown-rule", f"suppression names an {unknown_rule_message(name)}")
+                )
+                suppression.used.add(name)  # said once, as unknown
+    return first
+
+
+def _unused(file: str, suppressions: list[Suppression]) -> list[Diagnostic]:
+    out = []
     for suppression in suppressions:
         unused = [name for name, _column in suppression.names if name not in suppression.used] or (
             [] if suppression.names or suppression.used else ["any rule"]
         )
         if unused:
             message = f"suppression for {', '.join(unused)} matches no diagnostic here; remove it"
-            kept.append(_problem(file, suppression.line, suppression.column, "unused-suppression", message))
-    return kept + problems
+            out.append(_problem(file, suppression.line, suppression.column, "unused-suppression", message))
+    return out
 
 
 def _problem(file: str, line: int, column: int, rule: str, message: str, severity: Severity = Severity.WARNING) -> Diagnostic:

@@ -117,9 +117,10 @@ def warm_up() -> None:
     from .. import cel, rules
     from ..known import catalog
     from ..known.schema import checker_for
-    from ..migrate import preview  # noqa: F401 - imported to be inherited
-    from . import after_migration  # noqa: F401
+    from . import after_migration  # noqa: F401 - imported to be inherited
+    from .conversion import provided
 
+    provided()  # migrate's conversions, imported to be inherited
     catalog.lifecycle()
     catalog.aliases()
     cel.missing_runtime()  # loads the CEL binding where it is installed

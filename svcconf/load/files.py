@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 STDIN = "-"
 READ_CHUNK = 1 << 20
+DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024  # bytes of one input file, unless --max-file-size says otherwise
 HEAD = 64 * 1024  # bytes of an input over its limit kept, so that a caller can tell what it holds without reading it all
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)

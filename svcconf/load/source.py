@@ -16,8 +16,8 @@ import yaml
 from yaml.nodes import Node
 
 from ..model import Severity
-from ..settings.options import DEFAULT_MAX_FILE_SIZE
 from .construct import MAX_ALIAS_BYTES, MAX_EXPANDED_NODES, AliasBomb, AliasTooLarge, BudgetBuilder, Builder, NodeLoader, placed_problems
+from .files import DEFAULT_MAX_FILE_SIZE
 from .positions import Locator, Span, SpanLocator, position, span_of, span_start
 
 __all__ = ["Document", "FileProblem", "Locator", "SourceFile", "decode", "load_bytes", "parse", "position", "too_large"]
@@ -197,16 +197,7 @@ def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = T
                 source.problems.append(_alias_too_large(text, large, index))
                 break
             except AliasBomb:
-                mark = root.start_mark
-                source.problems.append(
-                    FileProblem(
-                        "alias-expansion-limit",
-                        f"document {index + 1} expands through aliases past the file's limit "
-                        f"({MAX_EXPANDED_NODES:,} nodes beyond its size); it and any later documents are not checked",
-                        mark.line + 1,
-                        mark.column + 1,
-                    )
-                )
+                source.problems.append(_alias_bomb(root, index))
                 break
             budget = builder.budget
             alias_bytes = getattr(builder, "bytes_left", alias_bytes)
@@ -227,6 +218,17 @@ def parse(name: str, text: str, *, json_like: bool = False, keep_nodes: bool = T
         if collecting:
             gc.enable()
     return source
+
+
+def _alias_bomb(root: yaml.Node, index: int) -> FileProblem:
+    mark = root.start_mark
+    return FileProblem(
+        "alias-expansion-limit",
+        f"document {index + 1} expands through aliases past the file's limit "
+        f"({MAX_EXPANDED_NODES:,} nodes beyond its size); it and any later documents are not checked",
+        mark.line + 1,
+        mark.column + 1,
+    )
 
 
 def load_bytes(name: str, data: bytes, *, max_size: int = DEFAULT_MAX_FILE_SIZE, keep_nodes: bool = True) -> SourceFile:

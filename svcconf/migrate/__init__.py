@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..load.atomic import write_atomic
 from ..settings.options import MigrateOptions
 from .engine import Edit, FileOutcome, migrate_bytes
-from .write import write_atomic
 
 __all__ = ["Edit", "FileOutcome", "MigrateOptions", "migrate_bytes", "write_atomic"]

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..known.secrets import REDACTION as REDACTED
 from ..known.secrets import is_secret
 from ..load.source import decode, parse
 from .match import opcodes
 
-REDACTED = "<redacted>"
 CONTEXT = 3
 
 

@@ -12,22 +12,19 @@ adds (kubeadm's InitConfiguration for a moved timeout) is appended after the las
 from __future__ import annotations
 
 import gc
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from yaml.nodes import ScalarNode
 
-from ..known.catalog import canonical, format_release, lifecycle
-from ..known.naming import UPSTREAM_DOMAIN, Naming
+from ..known.naming import Naming
 from ..load.construct import PLAIN_TAG, STR_TAG
 from ..load.mentions import skip_reason
 from ..load.source import Document, FileProblem, decode, parse, position
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..settings.options import MigrateOptions
-from . import emit, guard, upgrade
-from .flags import flag_step
-from .ops import Added, Context, Note, Review, clone
+from . import emit, guard
+from .plan import Plan, Unit, plan_document, spell
 from .rewrite import NotConvertible, Sibling, load, rewrite
-from .steps import Step
 
 
 class Edit(NamedTuple):
@@ -58,172 +55,7 @@ class FileOutcome:
         return self.output is not None and self.output != self.original
 
 
-class Unit:
-    """One object to convert: a whole document, or one item of a List."""
-
-    def __init__(self, prefix: Path, written: tuple[str, str], gvk: tuple, steps: list[Step]) -> None:
-        self.prefix = prefix
-        self.written = written  # apiVersion and kind as written
-        self.gvk = gvk
-        self.steps = steps
-        self.reviews: list[Review] = []
-        self.notes: list[Note] = []
-        self.added: list[Added] = []  # documents the conversion appends to the file
-        self.new_api_version, self.new_kind = written
-        self.copies: dict = {}  # id of each written map and list -> its copy in the conversion (see origin.py)
-
-    @property
-    def active(self) -> bool:
-        return bool(self.steps) and not self.reviews
-
-
-class Plan:
-    """The conversion of one document, worked out on a copy of its plain data."""
-
-    def __init__(self, document: Document) -> None:
-        self.document = document
-        data = document.data
-        self.written = (str(data.get("apiVersion")), str(data.get("kind")))
-        self.units: list[Unit] = []
-        self.data: Any = data
-        self.splices: list[tuple[Path, Any]] | None = None  # None: structural change
-        self.blocker: guard.Blocker | None = None  # why the document cannot be converted safely
-
-    @property
-    def changes(self) -> bool:
-        active = any(u.active for u in self.units) and self.blocker is None
-        return active and (self.splices is None or bool(self.splices))
-
-
-# --------------------------------------------------------------------------- spelling
-
-
-def _spell(naming: Naming, written_version: str, written_kind: str, target: tuple) -> tuple[str, str]:
-    """apiVersion and kind of the target in the spelling of the input (domain, svc/kube)."""
-    group, version, kind = target
-    written_group = written_version.rpartition("/")[0]
-    domain = naming.domain if written_group == naming.domain or written_group.endswith("." + naming.domain) else UPSTREAM_DOMAIN
-    svc = any(label.startswith("svc") for label in written_group.split("."))
-    spelled = Naming(domain).spell_group(group, "svc" if svc else "kube") if group else ""
-    spelled_kind = Naming.spell_kind(kind, "svc" if written_kind.startswith("Svc") else "kube")
-    return (f"{spelled}/{version}" if spelled else version), spelled_kind
-
-
-# --------------------------------------------------------------------------- planning
-
-
-def _unit(prefix: Path, data: dict, naming: Naming, options: MigrateOptions) -> Unit | None:
-    """The steps that convert one object, or the review saying why none can (None: not an API object)."""
-    written_version, written_kind = data.get("apiVersion"), data.get("kind")
-    if not isinstance(written_version, str) or not isinstance(written_kind, str):
-        return None
-    gv = naming.api_version(written_version)
-    if gv is None:
-        return None
-    gvk = canonical(gv.group, gv.version, naming.kind(written_kind))
-    target = options.resolved_target()
-    choice = upgrade.choose(gvk, target, options.from_version, options.deprecated, options.unsafe)
-    unit = Unit(prefix, (written_version, written_kind), gvk, choice.steps)
-    if choice.review is not None:
-        unit.reviews.append(choice.review._replace(path=(*prefix, *choice.review.path)))
-        return unit
-    if choice.note is not None:
-        unit.notes.append(choice.note._replace(path=(*prefix, *choice.note.path)))
-    final = unit.steps[-1].target if unit.steps else gvk
-    row = lifecycle().row(*final)
-    if row is not None and row.scope != "payload" and row.removed is not None and target >= row.removed:
-        unit.steps = []  # the chain ends at a version the target does not serve either
-        replacement = (
-            f"rewrite it as {row.replacement} by hand" if row.replacement else "it has no successor API; " + (row.note or "remove it")
-        )
-        served = f"{row.group}/{row.version}".lstrip("/")
-        reason = f"{served} {row.kind} is not served since {format_release(row.removed)} and has no automatic conversion"
-        unit.reviews.append(Review((*prefix, "apiVersion"), reason, replacement))
-    elif (flags := flag_step(final, data, target)) is not None:
-        unit.steps = [*unit.steps, flags]  # renamed or removed command-line flags (kubeadm extraArgs, static Pods)
-    return unit
-
-
-def _convert(unit: Unit, data: dict, naming: Naming, options: MigrateOptions, siblings: list, stash: dict, can_add: bool) -> Any:
-    """The object converted on a copy of its plain data; reviews, notes and added documents go to the unit."""
-    prefix = unit.prefix
-    ctx = Context(options.resolved_target(), options.unsafe, siblings)
-    ctx.stash = stash
-    ctx.can_add = can_add and not prefix
-    converted = clone(data, unit.copies)
-    reviews: list[Review] = []
-    for step in unit.steps:
-        for op in step.ops:
-            reviews.extend(op.review(converted, ctx))
-            op.apply(converted, ctx)
-    unsafe_applied = [r for r in reviews if r.unsafe_fix and options.unsafe]
-    unit.reviews = [r._replace(path=(*prefix, *r.path)) for r in reviews if not (r.unsafe_fix and options.unsafe)]
-    notes = ctx.notes + [Note(r.path, f"applied under --unsafe: {r.reason}", warn=True) for r in unsafe_applied]
-    unit.notes += [n._replace(path=(*prefix, *n.path)) for n in notes]
-    unit.added = ctx.added
-    unit.new_api_version, unit.new_kind = _spell(naming, *unit.written, unit.steps[-1].target)
-    converted["apiVersion"] = unit.new_api_version
-    converted["kind"] = unit.new_kind
-    return converted
-
-
-def _plan(document: Document, naming: Naming, options: MigrateOptions, siblings: list, stash: dict, can_add: bool) -> Plan | None:
-    data = document.data
-    if not isinstance(data, dict):
-        return None
-    plan = Plan(document)
-    items = data.get("items")
-    if data.get("kind") == "List" and isinstance(items, list):
-        candidates = [(("items", index), item) for index, item in enumerate(items) if isinstance(item, dict)]
-    else:
-        candidates = [((), data)]
-    found = [(unit, unit_data) for prefix, unit_data in candidates if (unit := _unit(prefix, unit_data, naming, options)) is not None]
-    # A plugin configuration embedded in an AdmissionConfiguration has an apiVersion of its own,
-    # which the API server decodes as strictly as a file's: it is converted where it stands.
-    for prefix, embedded in _embedded(data, naming):
-        unit = _unit(prefix, embedded, naming, options)
-        if unit is not None and (unit.steps or unit.reviews):
-            found.append((unit, embedded))
-    if not found:
-        return None
-    plan.units = [unit for unit, _data in found]
-    if any(unit.steps for unit in plan.units):
-        plan.blocker = guard.read_blocker(document)
-        if plan.blocker is not None:
-            return plan
-    converted = None
-    for unit, unit_data in found:
-        if not unit.steps:
-            continue
-        new = _convert(unit, unit_data, naming, options, siblings, stash, can_add)
-        if not unit.active:
-            continue
-        if not unit.prefix:
-            converted = new
-        else:
-            converted = converted if converted is not None else clone(data)
-            parent = converted
-            for segment in unit.prefix[:-1]:
-                parent = parent[segment]
-            parent[unit.prefix[-1]] = new
-    if converted is not None:
-        plan.data = converted
-        plan.splices = emit.scalar_changes(data, converted)
-    return plan
-
-
 # --------------------------------------------------------------------------- applying
-
-
-def _embedded(data: dict, naming: Naming) -> list[tuple[Path, dict]]:
-    """(path, object) of each plugin configuration an AdmissionConfiguration holds inline."""
-    if naming.kind(str(data.get("kind"))) != "AdmissionConfiguration" or not isinstance(data.get("plugins"), list):
-        return []
-    return [
-        (("plugins", index, "configuration"), plugin["configuration"])
-        for index, plugin in enumerate(data["plugins"])
-        if isinstance(plugin, dict) and isinstance(plugin.get("configuration"), dict)
-    ]
 
 
 def _splice(text: str, plan: Plan) -> list[tuple[int, int, str]] | None:
@@ -267,7 +99,7 @@ def migrate_text(name: str, text: str, options: MigrateOptions, outcome: FileOut
     plain_siblings = [Sibling(str(d.data.get("kind")) if isinstance(d.data, dict) else "", d.data, []) for d in source.documents]
     stash: dict = {}
     can_add = not name.endswith(".json")
-    plans = [p for p in (_plan(d, naming, options, plain_siblings, stash, can_add) for d in source.documents) if p is not None]
+    plans = [p for p in (plan_document(d, naming, options, plain_siblings, stash, can_add) for d in source.documents) if p is not None]
     for plan in plans:
         for unit in plan.units:
             for review in unit.reviews:
@@ -283,36 +115,16 @@ def migrate_text(name: str, text: str, options: MigrateOptions, outcome: FileOut
     if blocked:
         # Documents of one file can exchange fields (kubeadm): converting only some could lose one.
         for plan, blocker in blocked:
+            where = (blocker.path, plan.document.index + 1, *plan.written)
+            message = f"{blocker.reason}; file left unchanged"
             outcome.diagnostics.append(
-                Diagnostic(
-                    name,
-                    blocker.line,
-                    blocker.column,
-                    "migration-needs-review",
-                    Severity.WARNING,
-                    f"{blocker.reason}; file left unchanged",
-                    blocker.path,
-                    plan.document.index + 1,
-                    *plan.written,
-                )
+                Diagnostic(name, blocker.line, blocker.column, "migration-needs-review", Severity.WARNING, message, *where)
             )
         return None
     if not changing:
         return None
     for plan in changing:
-        mode = "rewrite" if plan.document.index in rewritten else "splice"
-        for unit in (u for u in plan.units if u.active):
-            before, after = _describe(unit)
-            line = plan.document.root.start_mark.line + 1 if not unit.prefix else position(plan.document.root, unit.prefix)[0]
-            edit = Edit(plan.document.index + 1, line, before, after, mode, tuple(n.text for n in unit.notes), render_path(unit.prefix))
-            outcome.edits.append(edit)
-            where = (*unit.prefix, "apiVersion")
-            outcome.diagnostics.append(_diagnostic(name, plan.document, plan, "migrated", Severity.INFO, f"{before} -> {after}", where))
-            for note in unit.notes:
-                rule = "migration-dropped-field" if note.dropped else "migrated"
-                severity = Severity.WARNING if note.dropped or note.warn else Severity.INFO
-                message = note.text if not note.dropped else f"{note.text} (dropped: {', '.join(str(v) for v in note.dropped)})"
-                outcome.diagnostics.append(_diagnostic(name, plan.document, plan, rule, severity, message, note.path))
+        _record(name, plan, "rewrite" if plan.document.index in rewritten else "splice", outcome)
     replacements.extend(_appended(text, naming, changing, len(source.documents), outcome))
     replacements.sort()
     pieces, cursor = [], 0
@@ -324,6 +136,22 @@ def migrate_text(name: str, text: str, options: MigrateOptions, outcome: FileOut
     return "".join(pieces)
 
 
+def _record(name: str, plan: Plan, mode: str, outcome: FileOutcome) -> None:
+    """The edit of each object a changing document converts, with its diagnostics (`migrated`, its notes)."""
+    for unit in (u for u in plan.units if u.active):
+        before, after = _describe(unit)
+        line = plan.document.root.start_mark.line + 1 if not unit.prefix else position(plan.document.root, unit.prefix)[0]
+        edit = Edit(plan.document.index + 1, line, before, after, mode, tuple(n.text for n in unit.notes), render_path(unit.prefix))
+        outcome.edits.append(edit)
+        where = (*unit.prefix, "apiVersion")
+        outcome.diagnostics.append(_diagnostic(name, plan.document, plan, "migrated", Severity.INFO, f"{before} -> {after}", where))
+        for note in unit.notes:
+            rule = "migration-dropped-field" if note.dropped else "migrated"
+            severity = Severity.WARNING if note.dropped or note.warn else Severity.INFO
+            message = note.text if not note.dropped else f"{note.text} (dropped: {', '.join(str(v) for v in note.dropped)})"
+            outcome.diagnostics.append(_diagnostic(name, plan.document, plan, rule, severity, message, note.path))
+
+
 def _appended(text: str, naming: Naming, changing: list[Plan], count: int, outcome: FileOutcome) -> list[tuple[int, int, str]]:
     """The documents conversions add, as one insertion at the end of the text; each is reported as an edit."""
     inserted = ""
@@ -331,7 +159,7 @@ def _appended(text: str, naming: Naming, changing: list[Plan], count: int, outco
         for unit in (u for u in plan.units if u.active):
             for added in unit.added:
                 group, version, _kind = unit.steps[-1].target
-                api_version, kind = _spell(naming, *unit.written, (group, version, added.kind))
+                api_version, kind = spell(naming, *unit.written, (group, version, added.kind))
                 document, line = emit.appended(text + inserted, plan.document.root, text, api_version, kind, added.moved)
                 inserted += document
                 count += 1

@@ -2,17 +2,17 @@
 
 A removed flag without a successor is a review (`migration-needs-review`) that leaves its document
 unchanged; under --unsafe the flag is dropped. The flag tables and what is due at a release are
-the flags rules package's (`svcconf.rules.flags.migration`).
+`svcconf.known.flags.migration`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..rules.flags import migration
-from ..rules.flags.arguments import at
-from .ops import Context, Custom, Review, rename
-from .steps import GVK, Step
+from ..known.flags import migration
+from ..known.flags.arguments import at
+from .ops import Context, Review, rename
+from .steps import GVK, Custom, Step
 
 KUBEADM = "kubeadm.k8s.io"
 KINDS = {KUBEADM: ("ClusterConfiguration", *migration.KUBEADM_NODE_KINDS), "": ("Pod",)}

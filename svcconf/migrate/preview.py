@@ -13,9 +13,12 @@ from ..known.naming import Naming
 from ..load.source import Document
 from ..model import Path
 from ..settings.options import MigrateOptions
-from .engine import Plan, _plan
 from .origin import Origin
+from .plan import Plan, plan_document
 from .rewrite import Sibling
+from .steps import fix_for
+
+__all__ = ["Converted", "Left", "fix_for", "preview"]
 
 
 class Converted(NamedTuple):
@@ -49,7 +52,7 @@ def preview(
     siblings = [Sibling(str(d.data.get("kind")) if isinstance(d.data, dict) else "", d.data, []) for d in documents]
     stash: dict = {}
     plans = [
-        _plan(document, naming, options, siblings, stash, can_add) if only is None or position in only else None
+        plan_document(document, naming, options, siblings, stash, can_add) if only is None or position in only else None
         for position, document in enumerate(documents)
     ]
     blocked = next((plan for plan in plans if plan is not None and plan.blocker is not None), None)

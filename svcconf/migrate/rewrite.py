@@ -17,7 +17,7 @@ from .ops import Context, comment_gap, comment_of
 
 if TYPE_CHECKING:
     from ..settings.options import MigrateOptions
-    from .engine import Plan
+    from .plan import Plan
 
 
 class NotConvertible(Exception):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..escape import github_data, github_property
 from ..lint.result import Report
 from ..model import Severity
-from .escape import github_data, github_property
 from .text_format import closing_lines
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

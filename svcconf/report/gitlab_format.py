@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
+from ..escape import json_text
 from ..lint.result import Report
 from ..model import Severity
-from .escape import json_text
 from .sarif_format import relative_path, source_root
 
 # GitLab ranks issues info < minor < major < critical < blocker. An error is a file the server

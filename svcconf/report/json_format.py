@@ -1,12 +1,12 @@
-"""JSON report: the stable contract of DESIGN.md (additive changes only)."""
+"""JSON report: a stable contract for scripts (`schemaVersion`; changes are additive only)."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
+from ..escape import json_text
 from ..lint.result import Report
 from ..model import Diagnostic
-from .escape import json_text
 
 SCHEMA_VERSION = 1
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TextIO
 from xml.etree import ElementTree as ET
 
+from ..escape import file_name, printable
 from ..lint.result import Report
 from ..model import Severity
-from .escape import file_name, printable
 from .text_format import summary
 
 

@@ -16,9 +16,9 @@ class Run(NamedTuple):
 
 
 def write_json(outcomes: list, run: Run, stream, options) -> None:
+    from ..escape import json_text
     from ..known.catalog import format_release
     from ..model import Severity
-    from ..report.escape import json_text
     from ..report.json_format import diagnostic_dict
 
     diagnostics = [*run.notices, *(d for o in outcomes for d in o.diagnostics)]
@@ -66,15 +66,15 @@ def _plural(count: int, word: str) -> str:
 
 
 def _line(d) -> str:
-    from ..report.escape import file_name, printable
+    from ..escape import file_name, printable
 
     where = f"{d.path_text}: " if d.path_text else ""
     return f"{file_name(d.file)}:{d.line}:{d.column}: {d.severity} [{d.rule}] " + printable(f"{where}{d.message}") + "\n"
 
 
 def write_text(outcomes: list, run: Run, stream, verb: str, options) -> None:
+    from ..escape import file_name, printable
     from ..known.catalog import format_release
-    from ..report.escape import file_name, printable
 
     stream.writelines(_line(d) for d in run.notices)
     for outcome in outcomes:

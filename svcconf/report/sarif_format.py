@@ -13,11 +13,11 @@ import os
 from typing import TextIO
 
 from .. import __version__
+from ..escape import file_uri, json_text, uri_reference
 from ..known.docs import rule_doc
 from ..lint.result import STDIN_NAME, Report
 from ..model import Severity
 from ..settings.target import COMMAND_LINE
-from .escape import file_uri, json_text, uri_reference
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -24,7 +24,7 @@ def write(report: Report, fmt: str, stream: TextIO, *, summary_line: bool = True
     """The statistics as `fmt`; text ends with the summary line (unless `summary_line` is off), JSON holds the summary object."""
     rows = counts(report)
     if fmt == "json":
-        from .escape import json_text
+        from ..escape import json_text
         from .json_format import SCHEMA_VERSION, summary_dict
 
         document = {
@@ -38,7 +38,7 @@ def write(report: Report, fmt: str, stream: TextIO, *, summary_line: bool = True
             document["error"] = "; ".join(report.failures)
         stream.write(json_text(document) + "\n")
         return
-    from .escape import printable
+    from ..escape import printable
     from .text_format import closing_lines
 
     width = max([COUNT_WIDTH] + [len(str(count)) for _rule, _severity, count in rows])

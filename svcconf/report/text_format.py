@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..escape import file_name, printable
 from ..lint.result import Report
 from ..model import Severity
-from .escape import file_name, printable
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 

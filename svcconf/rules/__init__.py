@@ -8,12 +8,18 @@ package, e.g. `apiserver.audit`), and a module is imported only when a document 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from ..known.naming import GroupVersion
 from ..known.secrets import REDACTED, render_at
-from ..model import Anchor, Finding, Path, Severity, Subject, render_value
+from ..model import Anchor, Finding, Path, Severity, Subject, at_least, render_value
+
+# The readers of untrusted values, part of the rule author's API.
+from ..model import integer as integer
+from ..model import items as items
+from ..model import mapping as mapping
+from ..model import text as text
 from ..settings.options import ValidateOptions
 
 RuleFunction = Callable[[dict, "Context"], Iterable[Finding]]
@@ -91,7 +97,7 @@ class Context:
         self._embedded = embedded
 
     def at_least(self, major: int, minor: int) -> bool:
-        return self.target >= (major, minor)
+        return at_least(self.target, major, minor)
 
     def embedded(self, path: Path, data: Any, api_version: str | None = None, kind: str | None = None) -> list[Finding]:
         """Check an object embedded at `path` as a document of its own (its schema and rules).
@@ -152,6 +158,16 @@ def rules_for(modules: str | list[str] | None, kind: str) -> list[RuleFunction]:
     return found
 
 
+# Files the server reads without apiVersion and kind, by the pseudo-kind svcconf gives them: the rule
+# module that checks them (a schema names the modules of a versioned kind).
+_UNVERSIONED = {"LegacyAdmissionPluginConfig": "apiserver.admission"}
+
+
+def rules_for_unversioned(kind: str) -> list[RuleFunction]:
+    """The rule functions for an unversioned file of the pseudo-kind `kind`."""
+    return rules_for(_UNVERSIONED.get(kind), kind)
+
+
 # --------------------------------------------------------------------------- error shapes
 # The constructors mirror apimachinery's field errors, so messages read as the server's do. Those
 # that quote a value render it with secrets.render_at: a value at a secret field is never shown.
@@ -202,25 +218,6 @@ def too_many(path: Path, count: int, limit: int, rule: str) -> Finding:
 def advice(rule: str, path: Path, message: str, severity: Severity = Severity.WARNING, subject: Any = Subject.AT_PATH) -> Finding:
     """A finding beyond the server's own checks (svcconf's warnings and advice)."""
     return Finding(rule, path, message, severity, subject=subject)
-
-
-def items(value: Any) -> Iterator[tuple[int, Any]]:
-    """Enumerate a list field, tolerating a wrong type (the schema reports that)."""
-    if isinstance(value, list):
-        yield from enumerate(value)
-
-
-def integer(value: Any) -> int | None:
-    """An integer field's value, tolerating a wrong type (the schema reports that); a boolean is not one."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def mapping(value: Any) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
 
 
 def in_memory(file: str) -> bool:

@@ -114,16 +114,12 @@ def _kind_pairs(options: ValidateOptions, target: tuple) -> list[lsp.CompletionI
 
 
 def _gates(target: tuple) -> list[str]:
-    from ..rules.components.proxy.gates import SPECIAL, gate_table, spec_at
+    from ..known.feature_gates import SPECIAL, gate_table, spec_at
 
     return sorted(SPECIAL) + sorted(name for name in gate_table().gates if spec_at(name, target) is not None)
 
 
 def _named(which: str) -> list[str]:
-    if which == "admission-plugins":
-        from ..rules.apiserver.admission import KNOWN_PLUGINS
+    from ..known.apiserver import KNOWN_PLUGINS, KNOWN_TYPES
 
-        return sorted(KNOWN_PLUGINS)
-    from ..rules.apiserver.authz import KNOWN_TYPES
-
-    return list(KNOWN_TYPES)
+    return sorted(KNOWN_PLUGINS) if which == "admission-plugins" else list(KNOWN_TYPES)

@@ -6,7 +6,7 @@ A document's findings are remembered with its nodes; a document whose rules look
 documents (bootstrap files, kube-proxy beside a kubelet) is checked again after every change.
 Text the pieces could read otherwise than the whole file (directives, aliases, line breaks other
 than `\\n` and `\\r\\n`, a syntax error, a large file) is checked whole, exactly as validate does.
-The diagnostics are validate's either way (`tests/test_server_incremental.py` holds them to it).
+The diagnostics are validate's either way (`tests/server/test_incremental.py` holds them to it).
 """
 
 from __future__ import annotations

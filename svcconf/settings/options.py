@@ -16,15 +16,14 @@ import os
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..known.naming import DOMAIN_ENV, UPSTREAM_DOMAIN
+from ..load.files import DEFAULT_MAX_FILE_SIZE
+from ..model import Release
 
 if TYPE_CHECKING:
     from .config import Config
 
-DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
 AUTO_JOBS = 0  # ValidateOptions.jobs: as many processes as the work found pays for, up to the cores (workers.py)
 FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
-
-Release = tuple  # (1, NN)
 
 
 class OptionsError(ValueError):

@@ -1,9 +1,9 @@
-"""Webhook configurations, PodDisruptionBudget and flow control (migrations.md 2.7, 2.15, 2.16; KAT-4, 6, 7)."""
+"""Webhook configurations, PodDisruptionBudget and flow control (the conversions of pkg/apis/admissionregistration, pkg/apis/policy and pkg/apis/flowcontrol)."""
 
 from __future__ import annotations
 
-from ..ops import Context, Custom, Review, SetIfAbsent, get, insert, new_map, new_seq, pop, replace_value, walk
-from ..steps import step
+from ..ops import Context, Review, get, insert, new_map, new_seq, pop, replace_value, walk
+from ..steps import Custom, SetIfAbsent, step
 
 
 def _webhook_reviews(doc: dict, ctx: Context) -> list[Review]:

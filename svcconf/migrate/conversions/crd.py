@@ -1,11 +1,11 @@
-"""CustomResourceDefinition apiextensions.k8s.io/v1beta1 -> v1 (migrations.md 2.8, KAT-3)."""
+"""CustomResourceDefinition apiextensions.k8s.io/v1beta1 -> v1 (staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1 and v1)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..ops import Context, Custom, Review, bare_copy, get, insert, insert_after, move, new_map, new_seq, pop, quoted, rename, walk
-from ..steps import step
+from ..ops import Context, Review, bare_copy, get, insert, insert_after, move, new_map, new_seq, pop, quoted, rename, walk
+from ..steps import Custom, step
 
 HOISTED = (
     ("validation", "schema"),

@@ -1,9 +1,9 @@
-"""Bootstrap configuration kubeadm.k8s.io v1beta1 -> v1beta2 -> v1beta3 -> v1beta4 (kubeadm.md 5.3, 5.5; KAT-10)."""
+"""Bootstrap configuration kubeadm.k8s.io v1beta1 -> v1beta2 -> v1beta3 -> v1beta4 (cmd/kubeadm/app/apis/kubeadm/v1beta3 and v1beta4: conversion.go)."""
 
 from __future__ import annotations
 
-from ..ops import Added, Context, Custom, Move, Review, comment_gap, get, insert, new_map, new_seq, pop, set_comment
-from ..steps import same_shape, step
+from ..ops import Added, Context, Review, comment_gap, get, insert, new_map, new_seq, pop, set_comment
+from ..steps import Custom, Move, same_shape, step
 
 GROUP = "kubeadm.k8s.io"
 same_shape(f"{GROUP}/v1beta1", "InitConfiguration ClusterConfiguration JoinConfiguration", f"{GROUP}/v1beta2")

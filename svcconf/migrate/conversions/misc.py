@@ -1,12 +1,12 @@
 """Smaller conversions: reviews, RuntimeClass, CronJob, CSR, Event, admission policies, leases, egress, kubeconfig exec.
 
-Sources: migrations.md 2.9, 2.11, 2.13, 2.17, 2.19, 4.4, 4.7, 4.8.
+Source: https://kubernetes.io/docs/reference/using-api/deprecation-guide/ and each group's conversions under pkg/apis/.
 """
 
 from __future__ import annotations
 
-from ..ops import Context, Custom, Remove, Rename, Review, get, insert, insert_after, move, new_map, new_seq, pop, walk
-from ..steps import step
+from ..ops import Context, Review, get, insert, insert_after, move, new_map, new_seq, pop, walk
+from ..steps import Custom, Remove, Rename, step
 
 # --------------------------------------------------------------------------- authorization reviews (2.19)
 for _kind in ("SubjectAccessReview", "LocalSubjectAccessReview"):

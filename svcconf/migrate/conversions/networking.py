@@ -1,12 +1,12 @@
-"""Ingress, EndpointSlice and RBAC v1alpha1 subjects (migrations.md 2.6, 2.10, 2.12; KAT-1, KAT-8, KAT-11)."""
+"""Ingress, EndpointSlice and RBAC v1alpha1 subjects (the conversions of pkg/apis/networking, pkg/apis/discovery and pkg/apis/rbac)."""
 
 from __future__ import annotations
 
 import re
 
 from ...go.numbers import parse_uint
-from ..ops import Context, Custom, Review, get, insert_after, leaves, move, new_map, pop, rename, replace_value, walk
-from ..steps import same_shape, step
+from ..ops import Context, Review, get, insert_after, leaves, move, new_map, pop, rename, replace_value, walk
+from ..steps import Custom, same_shape, step
 
 BACKENDS = (("spec", "defaultBackend"), ("spec", "rules", "*", "http", "paths", "*", "backend"))
 
@@ -48,7 +48,7 @@ def _ingress(doc: dict, ctx: Context) -> None:
             insert_after(item, ("path",), "pathType", "ImplementationSpecific")
             ctx.note((*path, "pathType"), "pathType ImplementationSpecific written: the v1beta1 default (v1 requires it)")
     if get(doc, "metadata", "annotations", CLASS_ANNOTATION) is not None and not get(doc, "spec", "ingressClassName"):
-        # KAT-1: controllers still read the annotation; v1 has a field for it (setting both differently is refused).
+        # Controllers still read the annotation; v1 has a field for it (setting both differently is refused).
         ctx.note(
             ("metadata", "annotations", CLASS_ANNOTATION),
             f"annotation {CLASS_ANNOTATION} kept; networking.k8s.io/v1 also offers spec.ingressClassName",

@@ -1,11 +1,11 @@
-"""HPA metric sources and DRA request/device shapes (migrations.md 2.14, 2.18; KAT-2, KAT-12)."""
+"""HPA metric sources and DRA request/device shapes (the conversions of pkg/apis/autoscaling and pkg/apis/resource)."""
 
 from __future__ import annotations
 
 import json
 
-from ..ops import Context, Custom, Review, gather, get, index_of, insert, move, new_map, pop, rename, to_node, walk
-from ..steps import step
+from ..ops import Context, Review, gather, get, index_of, insert, move, new_map, pop, rename, to_node, walk
+from ..steps import Custom, step
 
 
 def _target(source: dict, ctx: Context, choices: list[tuple[str, str, str]]) -> None:

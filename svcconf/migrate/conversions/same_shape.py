@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..steps import same_shape, step
 
-# Served-by-default APIs (migrations.md 1.1, 2.19).
+# Served-by-default APIs (https://kubernetes.io/docs/reference/using-api/deprecation-guide/).
 same_shape("apps/v1beta2", "ControllerRevision Deployment DaemonSet ReplicaSet StatefulSet", "apps/v1")
 same_shape("apps/v1beta1", "ControllerRevision", "apps/v1")
 same_shape("extensions/v1beta1", "NetworkPolicy", "networking.k8s.io/v1")
@@ -47,7 +47,7 @@ same_shape("certificates.k8s.io/v1beta1", "ClusterTrustBundle PodCertificateRequ
 same_shape("certificates.k8s.io/v1alpha1", "ClusterTrustBundle PodCertificateRequest", "certificates.k8s.io/v1beta1")
 same_shape("storagemigration.k8s.io/v1beta1", "StorageVersionMigration", "storagemigration.k8s.io/v1")
 
-# Config groups (migrations.md 4.1, 4.4, 4.5; rules-apiserver 14).
+# Config groups whose versions differ only in apiVersion (the conversion functions generated for each group).
 same_shape("audit.k8s.io/v1alpha1", "Policy PolicyList", "audit.k8s.io/v1")
 same_shape("audit.k8s.io/v1beta1", "Policy PolicyList", "audit.k8s.io/v1")
 step("v1", "EncryptionConfig", "apiserver.config.k8s.io/v1", to_kind="EncryptionConfiguration")

@@ -1,11 +1,11 @@
-"""KubeSchedulerConfiguration v1beta1 -> v1beta2 -> v1beta3 -> v1 (rules-components 3.5 KSM-*, migrations.md 4.2, KAT-13)."""
+"""KubeSchedulerConfiguration v1beta1 -> v1beta2 -> v1beta3 -> v1 (https://kubernetes.io/docs/reference/scheduling/config/#scheduler-configuration-migrations)."""
 
 from __future__ import annotations
 
-from svcconf.rules.components.scheduler import plugins
+from svcconf.known import scheduler_plugins as plugins
 
-from ..ops import Context, Custom, Review, get, insert, new_map, new_seq, pop, replace_value, walk
-from ..steps import step
+from ..ops import Context, Review, get, insert, new_map, new_seq, pop, replace_value, walk
+from ..steps import Custom, step
 
 GROUP = "kubescheduler.config.k8s.io"
 # Every extension point a profile may list (v1beta1 documents hold only the older ones).
@@ -13,7 +13,7 @@ POINTS = ("multiPoint", *plugins.POINTS)
 
 
 def _args_version(version: str):
-    """KSM-1: pluginConfig args name the config version too; a leftover old one fails to decode."""
+    """pluginConfig args name the config version too; a leftover old one fails to decode."""
 
     def apply(doc: dict, ctx: Context) -> None:
         for _path, args in walk(doc, ("profiles", "*", "pluginConfig", "*", "args")):
@@ -94,7 +94,7 @@ def _scoring_review(doc: dict, ctx: Context) -> list[Review]:
 
 
 def _scoring_strategy(doc: dict, ctx: Context) -> None:
-    """KSM-3: the v1beta1 allocation score plugins become NodeResourcesFit with the matching scoringStrategy."""
+    """The v1beta1 allocation score plugins become NodeResourcesFit with the matching scoringStrategy."""
     for index, profile in enumerate(doc.get("profiles") or []):
         for point in POINTS:
             disabled = get(profile, "plugins", point, "disabled")
@@ -157,7 +157,7 @@ SELECTOR_SPREAD = {"SelectorSpread": "rely on PodTopologySpread (defaultingType 
 
 
 def _spread_list(doc: dict, ctx: Context) -> None:
-    """KSM-11: v1beta1 switched to List when defaultConstraints were given; v1beta2 defaults to System."""
+    """v1beta1 switched to List when defaultConstraints were given; v1beta2 defaults to System."""
     for path, args in walk(doc, ("profiles", "*", "pluginConfig", "*", "args")):
         if isinstance(args, dict) and args.get("defaultConstraints") and "defaultingType" not in args:
             insert(args, len(args), "defaultingType", "List")
@@ -191,7 +191,7 @@ OLD_WEIGHTS = ("InterPodAffinity", "NodeAffinity", "TaintToleration")
 
 
 def _weights(doc: dict, ctx: Context) -> None:
-    """KSM-6: v1beta3 raised the default weights of three score plugins; write the old weight 1."""
+    """v1beta3 raised the default weights of three score plugins; write the old weight 1."""
     profiles = doc.get("profiles")
     if profiles is None:
         profiles = new_seq(doc, [new_map(doc, [("schedulerName", "default-scheduler")])])

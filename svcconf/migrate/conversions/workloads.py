@@ -1,9 +1,9 @@
-"""Workloads from extensions/v1beta1 and apps/v1beta1 to apps/v1 (migrations.md 2.1-2.4, KAT-5, KAT-9)."""
+"""Workloads from extensions/v1beta1 and apps/v1beta1 to apps/v1 (the conversions and defaults of pkg/apis/apps and pkg/apis/extensions)."""
 
 from __future__ import annotations
 
-from ..ops import Context, Custom, Remove, Review, bare_copy, get, index_of, insert, insert_before, new_map
-from ..steps import step
+from ..ops import Context, Review, bare_copy, get, index_of, insert, insert_before, new_map
+from ..steps import Custom, Remove, step
 
 
 def _selector_review(doc: dict, ctx: Context) -> list[Review]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from svcconf.known.apiserver import KNOWN_PLUGINS
 from svcconf.model import Anchor, Finding, Severity
 
 from .. import Context, advice, forbidden, in_memory, invalid, items, mapping, node_path_problem, rule, text
@@ -20,20 +21,6 @@ EMBEDDED_DEFAULTS = {
     "ValidatingAdmissionWebhook": ("apiserver.config.k8s.io/v1", "WebhookAdmissionConfiguration"),
     "MutatingAdmissionWebhook": ("apiserver.config.k8s.io/v1", "WebhookAdmissionConfiguration"),
 }
-# Admission plugins registered in kube-apiserver (plugin/pkg/admission and the generic server).
-KNOWN_PLUGINS = frozenset(
-    {
-        "AlwaysAdmit", "AlwaysDeny", "AlwaysPullImages", "CertificateApproval", "CertificateSigning",
-        "CertificateSubjectRestriction", "ClusterTrustBundleAttest", "DefaultIngressClass", "DefaultStorageClass",
-        "DefaultTolerationSeconds", "DenyServiceExternalIPs", "EventRateLimit", "ExtendedResourceToleration",
-        "ImagePolicyWebhook", "LimitPodHardAntiAffinityTopology", "LimitRanger", "MutatingAdmissionPolicy",
-        "MutatingAdmissionWebhook", "NamespaceAutoProvision", "NamespaceExists", "NamespaceLifecycle",
-        "NodeRestriction", "OwnerReferencesPermissionEnforcement", "PersistentVolumeClaimResize",
-        "PodNodeSelector", "PodSecurity", "PodTolerationRestriction", "PodTopologyLabels", "Priority",
-        "ResourceQuota", "RuntimeClass", "ServiceAccount", "StorageObjectInUseProtection",
-        "TaintNodesByCondition", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook",
-    }
-)  # fmt: skip
 # Plugins that refuse to start without a configuration.
 NEEDS_CONFIG = {
     "EventRateLimit": 'couldn\'t init admission plugin "EventRateLimit": limits: Invalid value: null: must not be empty',
@@ -176,7 +163,8 @@ LEGACY_PLUGIN_KEYS = {"imagePolicy": "ImagePolicyWebhook", "podNodeSelectorPlugi
 
 @rule("LegacyAdmissionPluginConfig")
 def check_legacy_config(doc: dict, ctx: Context) -> Iterator[Finding]:
-    """An unversioned admission plugin file (no apiVersion, no kind), which the server still accepts (ADM-004)."""
+    """An unversioned admission plugin file (no apiVersion, no kind), which the server still accepts
+    (staging/src/k8s.io/apiserver/pkg/admission/config.go: ReadAdmissionConfiguration)."""
     plugins = [plugin for key, plugin in LEGACY_PLUGIN_KEYS.items() if key in doc]
     yield advice(
         "legacy-admission-config",

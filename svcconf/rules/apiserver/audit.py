@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from svcconf.go.names import dns1123_subdomain
+from svcconf.known.apiserver import STAGES
 from svcconf.model import Finding, Severity
 
 from .. import Context, advice, invalid, items, mapping, required, rule, text
 
-STAGES = ("RequestReceived", "ResponseStarted", "ResponseComplete", "Panic")
 LEVELS = ("None", "Metadata", "Request", "RequestResponse")
 # Resources whose bodies hold credentials, and by level the verbs whose recorded bodies hold them: at
 # Request the request body only (a secret's create, update or patch; a token review's create), at

@@ -11,14 +11,14 @@ import posixpath
 import stat
 from collections.abc import Iterator
 
-from svcconf.go.durations import format_duration, parse_duration
+from svcconf.go.durations import SECOND, format_duration, parse_duration
 from svcconf.go.names import dns1123_subdomain
+from svcconf.known.apiserver import KNOWN_TYPES
 from svcconf.model import Finding, Path, Severity
 
 from .. import Context, advice, duplicate, invalid, items, mapping, not_supported, required, rule, text
-from .authn import check_cel
+from .claim_rules import check_cel
 
-KNOWN_TYPES = ("ABAC", "AlwaysAllow", "AlwaysDeny", "Node", "RBAC", "Webhook")  # sorted, as the message lists them
 REPEATABLE = ("Webhook",)
 MAX_MATCH_CONDITIONS = 64
 
@@ -119,7 +119,7 @@ def _webhook_advice(path: Path, webhook: dict) -> Iterator[Finding]:
 
 def _seconds(value) -> float | None:
     nanos = parse_duration(value)
-    return None if nanos is None else nanos / 1e9
+    return None if nanos is None else nanos / SECOND
 
 
 def _check_timeout(path: Path, value) -> Iterator[Finding]:
@@ -160,7 +160,7 @@ def _check_connection(path: Path, info: dict, ctx: Context) -> Iterator[Finding]
 
 
 def _check_file(path: Path, config_file: str) -> Iterator[Finding]:
-    """The server stats the file at start-up (AUTHZ-025/026); checked with --fs-checks, on the node."""
+    """The server stats the file at start-up; checked with --fs-checks, on the node."""
     try:
         mode = os.stat(config_file).st_mode
     except OSError as err:

@@ -12,26 +12,15 @@ from collections.abc import Iterator
 
 from svcconf.go.durations import format_duration, parse_duration
 from svcconf.go.url import parse_url
+from svcconf.known.apiserver import PROVIDER_ORDER, parse_group_resource
 from svcconf.model import Anchor, Finding, Severity, render_value
 
 from .. import Context, advice, invalid, invalid_redacted, items, mapping, required, rule, text
 
-PROVIDER_ORDER = ("kms", "aesgcm", "aescbc", "secretbox", "identity")  # the server's priority order
 PROVIDER_NAMES = {"kms": "KMS", "aesgcm": "AESGCM", "aescbc": "AESCBC", "secretbox": "Secretbox", "identity": "Identity"}
 KEY_LENGTHS = {"aesgcm": (16, 24, 32), "aescbc": (16, 24, 32), "secretbox": (32,)}
 NO_REST_API = ("apiserveripinfo", "serviceipallocations", "servicenodeportallocations")
 _BASE64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}\Z")
-
-
-def parse_group_resource(entry: str) -> tuple[str, str]:
-    """Split at the first dot, as the server does: `secrets` and `secrets.` are the core group."""
-    resource, _, group = entry.partition(".")
-    return resource, group
-
-
-def display(resource: str, group: str) -> str:
-    """A group resource as the config writes it: `secrets.` for the core group."""
-    return f"{resource}." if group == "" else f"{resource}.{group}"
 
 
 def upstream_spelling(resource: str, group: str) -> str:
@@ -39,12 +28,6 @@ def upstream_spelling(resource: str, group: str) -> str:
     if group == "":
         return "*." if resource == "*" else resource
     return f"{resource}.{group}"
-
-
-def covers(wildcard: tuple[str, str], resource: str, group: str) -> bool:
-    """Whether an entry written as a wildcard (`*.group` or `*.*`) takes every request for resource.group."""
-    wild_resource, wild_group = wildcard
-    return wild_resource == "*" and wild_group in ("*", group)
 
 
 @rule("EncryptionConfiguration", "EncryptionConfig")

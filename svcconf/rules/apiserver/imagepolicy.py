@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from svcconf.go.durations import format_duration
+from svcconf.go.durations import MILLISECOND, SECOND, format_duration
 from svcconf.model import Finding, Severity
 
 from .. import Context, invalid, node_path_problem, required
@@ -38,7 +38,7 @@ SCHEMA = {
         }
     },
 }
-NANOS = {"ms": 1_000_000, "s": 1_000_000_000}
+NANOS = {"ms": MILLISECOND, "s": SECOND}
 # field -> (unit of the written integer, lowest and highest duration in ns, their upstream spelling)
 RANGES = (
     ("retryBackoff", "ms", 1, 5 * 60 * NANOS["s"], "1ns", "5m0s"),
@@ -72,7 +72,7 @@ def check_plugin_config(where: tuple, config: dict, ctx: Context, shared_with: f
     if not kubeconfig:
         yield required(where + ("imagePolicy", "kubeConfigFile"), "the backend is called with this kubeconfig")
     elif isinstance(kubeconfig, str) and (problem := node_path_problem(ctx, kubeconfig, "file")):
-        # IPW-005: the plugin loads the kubeconfig when the API server starts.
+        # The plugin loads the kubeconfig when the API server starts.
         yield invalid(where + ("imagePolicy", "kubeConfigFile"), kubeconfig, problem, "admission-file-unreadable", Severity.WARNING)
     for field, unit, low, high, low_text, high_text in RANGES:
         value = policy.get(field)

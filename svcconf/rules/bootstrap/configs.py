@@ -11,7 +11,7 @@ from svcconf.go.durations import parse_duration
 from svcconf.go.names import dns1123_subdomain, qualified_name
 from svcconf.go.net import AddressError, parse_ip_sloppy, split_host_port
 from svcconf.go.url import parse_url
-from svcconf.known.secrets import Masked
+from svcconf.known.secrets import REDACTED, REDACTION, Masked
 from svcconf.model import Finding, Path
 
 from .. import Context, advice, invalid, items, mapping, not_supported, required, rule
@@ -33,7 +33,7 @@ KINDS = ("InitConfiguration", "ClusterConfiguration", "JoinConfiguration", "Rese
 def token_shown(value: str) -> Masked:
     """A bootstrap token as messages may show it: its id only, never its secret."""
     match = TOKEN_ID.match(value)
-    return Masked(f"{match.group(0)}.REDACTED" if match and value[6:7] == "." else "REDACTED")
+    return Masked(f"{match.group(0)}.{REDACTION}" if match and value[6:7] == "." else REDACTION)
 
 
 def check_token(path: Path, value: Any) -> Iterator[Finding]:
@@ -107,12 +107,12 @@ def check_certificate_key(path: Path, value: Any) -> Iterator[Finding]:
         return
     problem, size = hex_problem(value)
     if problem:
-        yield Finding("invalid-certificate-key", path, f'Invalid value: "REDACTED": certificate key decoding error: {problem}')
+        yield Finding("invalid-certificate-key", path, f"Invalid value: {REDACTED}: certificate key decoding error: {problem}")
     elif size != 32:
         yield Finding(
             "invalid-certificate-key",
             path,
-            f'Invalid value: "REDACTED": invalid certificate key size {size}, the key must be an AES key of size 32',
+            f"Invalid value: {REDACTED}: invalid certificate key size {size}, the key must be an AES key of size 32",
         )
 
 

@@ -11,7 +11,7 @@ from .cross import bootstrap_file, builds_cluster, check, cluster_values, dns_ip
 
 KIND = "KubeletConfiguration"
 
-# field path -> the value the bootstrap tool writes (reference/kubeadm.md 6.2); None: derived below.
+# field path -> the value the bootstrap tool writes (cmd/kubeadm/app/componentconfigs/kubelet.go: Default); None: derived below.
 RECOMMENDED = (
     (("staticPodPath",), "staticPodPath", "/etc/kubernetes/manifests"),
     (("authentication", "anonymous", "enabled"), "authentication.anonymous.enabled", False),

@@ -55,7 +55,7 @@ def parse_semantic(text: str) -> Version | None:
 
 
 def check_kubernetes_version(value: Any, ctx: Context) -> Iterator[Finding]:
-    if not isinstance(value, str) or ctx.target < FIRST_CHECKED:
+    if not isinstance(value, str) or not ctx.at_least(*FIRST_CHECKED):
         return
     bucket, _slash, name = value.rpartition("/")
     if bucket not in ("", "release", "ci"):

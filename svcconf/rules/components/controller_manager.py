@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 
-from svcconf.go.durations import format_duration, parse_duration
+from svcconf.go.durations import SECOND, format_duration, parse_duration
 from svcconf.go.net import parse_cidr_sloppy
 from svcconf.model import Finding, Severity
 
@@ -22,7 +22,8 @@ KCM = "KubeControllerManagerConfiguration"
 CCM = "CloudControllerManagerConfiguration"
 
 
-# (block, field, flag name, upstream wording) for counts kube-controller-manager checks (KCM-4, 9-12, 14-16).
+# (block, field, flag name, upstream wording) for counts kube-controller-manager checks
+# (the Validate methods of cmd/kube-controller-manager/app/options/).
 AT_LEAST_ONE = (
     ("StatefulSetController", "ConcurrentStatefulSetSyncs", "concurrent-statefulset-syncs must be greater than 0"),
     ("EphemeralVolumeController", "ConcurrentEphemeralVolumeSyncs", "concurrent-ephemeralvolume-syncs must be greater than 0"),
@@ -33,14 +34,15 @@ AT_LEAST_ONE = (
     ("DeviceTaintEvictionController", "ConcurrentSyncs", "concurrent-device-taint-eviction-syncs must be greater than zero, got {n}"),
     ("ResourceClaimController", "ConcurrentSyncs", "concurrent-resourceclaim-syncs must be larger than 0, got {n}"),
 )
-# (block, field, flag, low, high) for the EndpointSlice limits (KCM-5..8).
+# (block, field, flag, low, high) for the EndpointSlice limits
+# (cmd/kube-controller-manager/app/options/endpointslicecontroller.go, endpointslicemirroringcontroller.go).
 RANGES = (
     ("EndpointSliceController", "ConcurrentServiceEndpointSyncs", "concurrent-service-endpoint-syncs", 1, 50),
     ("EndpointSliceController", "MaxEndpointsPerSlice", "max-endpoints-per-slice", 1, 1000),
     ("EndpointSliceMirroringController", "MirroringConcurrentServiceEndpointSyncs", "mirroring-concurrent-service-endpoint-syncs", 1, 50),
     ("EndpointSliceMirroringController", "MirroringMaxEndpointsPerSubset", "mirroring-max-endpoints-per-subset", 1, 1000),
 )
-# Worker counts upstream does not check; 0 workers means the controller never syncs (LNT-KCM-6).
+# Worker counts upstream does not check; 0 workers means the controller never syncs (svcconf's own advice).
 UNCHECKED_COUNTS = (
     ("DaemonSetController", "ConcurrentDaemonSetSyncs"),
     ("DeploymentController", "ConcurrentDeploymentSyncs"),
@@ -101,7 +103,7 @@ def check_generic(doc: dict, ctx: Context) -> Iterator[Finding]:
 def _name_list(
     path: tuple, names, known: frozenset, noun: str, unknown_rule: str, severity: Severity = Severity.WARNING
 ) -> Iterator[Finding]:
-    """`*`, `foo`, `-foo`; the first item for a name wins (GCM-1, CCM-4, LNT-GCM-1)."""
+    """`*`, `foo`, `-foo`; the first item for a name wins (staging/src/k8s.io/controller-manager/app/helper.go: IsControllerEnabled)."""
     seen: dict[str, int] = {}
     for i, entry in items(names):
         if not isinstance(entry, str):
@@ -158,7 +160,7 @@ def check_counts(doc: dict, ctx: Context) -> Iterator[Finding]:
 def check_attach_detach_and_csr(doc: dict, ctx: Context) -> Iterator[Finding]:
     period = mapping(doc.get("AttachDetachController")).get("ReconcilerSyncLoopPeriod")
     ns = parse_duration(period)
-    if ns is not None and ns < 1_000_000_000:
+    if ns is not None and ns < SECOND:
         yield invalid(
             ("AttachDetachController", "ReconcilerSyncLoopPeriod"),
             format_duration(ns),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from svcconf.model import Finding, Severity
+from svcconf.model import Finding, Severity, at_least
 
 from .. import Context, advice, invalid, items, mapping, required, rule, text
 
@@ -135,7 +135,7 @@ def check_leader_migration(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 
 def leader_migration(base: tuple, lm: dict, with_lock: bool, target: tuple) -> Iterator[Finding]:
-    """LM-1..4 and svcconf's advice; also used for Generic.LeaderMigration of both controller managers."""
+    """ValidateLeaderMigrationConfiguration (staging/src/k8s.io/controller-manager/pkg/leadermigration/config/config.go) and svcconf's advice; also used for Generic.LeaderMigration of both controller managers."""
     if not text(lm.get("leaderName")):
         yield required(base + ("leaderName",), "leaderName must be set for LeaderMigrationConfiguration")
     lock = lm.get("resourceLock")
@@ -147,7 +147,7 @@ def leader_migration(base: tuple, lm: dict, with_lock: bool, target: tuple) -> I
                 "resource Lock must be one of 'leases' or 'endpoints'",
                 "leader-migration-invalid-resource-lock",
             )
-        elif lock == "endpoints" and target >= (1, 24):
+        elif lock == "endpoints" and at_least(target, 1, 24):
             # The controller manager builds the migration lock with client-go, which refuses it and exits.
             yield invalid(
                 base + ("resourceLock",),

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from svcconf.known.catalog import format_release
+from svcconf.known.feature_gates import SPECIAL, gate_table, spec_at
+from svcconf.known.flags.arguments import Arg, CommandLine, merged
+from svcconf.known.flags.table import BUILT_IN, Flag, lookup, table
 from svcconf.model import Finding, Severity
 
-from ..components.proxy.gates import SPECIAL, gate_table, spec_at
-from .arguments import Arg, CommandLine, merged
 from .proxy import ignored_beside_config
 from .repeats import repeated_flags
-from .table import BUILT_IN, Flag, lookup, table
 from .values import GO_BOOLS, csv_items, enumeration_problems, parse_problem
 
 TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
@@ -56,7 +56,7 @@ def _unknown_words(component: str, name: str) -> str:
 
 
 def _unknown(component: str, arg: Arg, target: tuple) -> Finding:
-    from .table import suggestion
+    from svcconf.known.flags.table import suggestion
 
     close = suggestion(component, arg.name, target)
     hint = f"; did you mean --{close}?" if close else ""

@@ -15,10 +15,10 @@ import posixpath
 import stat
 from collections.abc import Iterator
 
+from svcconf.known.flags.arguments import Arg, CommandLine, at, merged
 from svcconf.model import Finding, Severity
 
 from .. import Context, in_memory, items, mapping, text
-from .arguments import Arg, CommandLine, at, merged
 
 # Flag -> the kind its file holds (upstream spelling), per component; `config` differs by component.
 FILE_KINDS = {

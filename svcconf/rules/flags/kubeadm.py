@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from svcconf.known.flags.arguments import cluster_command_lines, node_command_line
 from svcconf.model import Finding
 
 from .. import Context, rule
-from .arguments import cluster_command_lines, node_command_line
 from .checks import check_command_line
 from .files import check_files
 from .kubelet import config_overrides

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from svcconf.known.flags.arguments import CommandLine, merged
 from svcconf.known.naming import Naming
 from svcconf.model import Finding, Severity, render_path
 
 from .. import Context, mapping
-from .arguments import CommandLine, merged
 
 # Flag -> field path of KubeletConfiguration. cgroup-driver is left out: the bootstrap rules compare it already.
 FIELDS = {

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from svcconf.known.flags.arguments import component_of, pod_command_lines
 from svcconf.model import Finding
 
 from .. import Context, items, mapping, rule, selects
-from .arguments import component_of, pod_command_lines
 from .checks import check_command_line
 from .files import check_files
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from svcconf.known.flags.arguments import CommandLine, merged
+from svcconf.known.flags.table import lookup
 from svcconf.model import Finding, Severity
-
-from .arguments import CommandLine, merged
-from .table import lookup
 
 STILL_APPLY = frozenset(
     {"config", "write-config-to", "cleanup", "init-only", "master", "hostname-override", "windows-service",

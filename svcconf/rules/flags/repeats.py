@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from svcconf.known.flags.arguments import Arg, CommandLine
+from svcconf.known.flags.table import Flag, lookup
 from svcconf.model import Finding, Severity, render_path
-
-from .arguments import Arg, CommandLine
-from .table import Flag, lookup
 
 # Type words of the references whose values pflag (or Go's flag package) replaces on every Set.
 SCALAR_TYPES = frozenset(

@@ -15,9 +15,8 @@ from svcconf.go.durations import parse_duration
 from svcconf.go.net import AddressError, parse_cidr_sloppy, parse_ip_sloppy, parse_port, parse_port_range, split_host_port
 from svcconf.go.numbers import parse_int, parse_uint
 from svcconf.go.quantity import parse_quantity
+from svcconf.known.flags.table import Flag
 from svcconf.known.tsv import read_table
-
-from .table import Flag
 
 GO_BOOLS = frozenset({"1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"})
 AUTHORIZATION_MODES = ("AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node")  # authzmodes.AuthorizationModeChoices

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from svcconf.go.durations import format_duration, parse_duration
+from svcconf.go.durations import SECOND, duration_or_default, format_duration
 from svcconf.go.names import is_subdomain
 from svcconf.go.net import AddressError, parse_cidr_sloppy, parse_ip_sloppy, parse_port_range, split_host_port
 from svcconf.go.numbers import parse_int
@@ -25,7 +25,6 @@ from .log_options import check_logging
 KIND = "KubeProxyConfiguration"
 LINUX_MODES = ("iptables", "ipvs", "nftables")
 DETECT_LOCAL_MODES = ("ClusterCIDR", "NodeCIDR", "BridgeInterface", "InterfaceNamePrefix", "")
-SECOND = 1_000_000_000  # durations are compared in nanoseconds, as Go does
 # Per-block defaults: syncPeriod, minSyncPeriod (ipvs minSyncPeriod is not defaulted).
 SYNC_DEFAULTS = {"iptables": (30 * SECOND, SECOND), "ipvs": (30 * SECOND, 0), "nftables": (30 * SECOND, SECOND)}
 # Upstream defaults of each block: a value that differs is "set" (for the other-mode warning).
@@ -65,16 +64,6 @@ INT32_MAX = 2147483647
 # --------------------------------------------------------------------------- shared helpers
 
 
-def duration_of(value, default: int) -> int | None:
-    """A duration field in nanoseconds after defaulting: the zero value (absent, "0s") takes `default`."""
-    if value in (None, ""):
-        return default
-    ns = parse_duration(value)
-    if ns is None:
-        return None  # not a duration: the schema reports it
-    return default if ns == 0 else ns
-
-
 def platform(doc: dict) -> str:
     if doc.get("mode") == "kernelspace" or doc.get("windowsRunAsService") is True:
         return "windows"
@@ -101,7 +90,7 @@ def check_mode_blocks(doc: dict, ctx: Context) -> Iterator[Finding]:
     mode = doc.get("mode")
     if mode == "ipvs" and linux:
         for name in IPVS_TIMEOUTS:
-            ns = duration_of(ipvs.get(name), 0)
+            ns = duration_or_default(ipvs.get(name), 0)
             if ns is not None and ns < 0:
                 yield invalid(("ipvs", name), format_duration(ns), "must be greater than or equal to 0", "proxy-ipvs-timeout-negative")
         for k, cidr in items(ipvs.get("excludeCIDRs")):
@@ -129,7 +118,7 @@ def check_linux_settings(doc: dict, ctx: Context) -> Iterator[Finding]:
         if isinstance(value, int) and not isinstance(value, bool) and value < 0:
             yield invalid(("conntrack", name), value, "must be greater than or equal to 0", "proxy-conntrack-negative")
     for name in CONNTRACK_DURATIONS:
-        ns = duration_of(conntrack.get(name), 0)
+        ns = duration_or_default(conntrack.get(name), 0)
         if ns is not None and ns < 0:
             yield invalid(("conntrack", name), format_duration(ns), "must be greater than or equal to 0", "proxy-conntrack-negative")
 
@@ -163,7 +152,7 @@ def check_sync_periods(doc: dict, ctx: Context) -> Iterator[Finding]:
         yield invalid(("clientConnection", "burst"), burst, "must be greater than or equal to 0", "proxy-burst-negative")
     # kube-proxy words the burst check itself; the shared module adds the qps and content-type advice.
     yield from check_client_connection(("clientConnection",), connection, ctx, check_burst=False)
-    config_sync = duration_of(doc.get("configSyncPeriod"), 15 * 60 * SECOND)
+    config_sync = duration_or_default(doc.get("configSyncPeriod"), 15 * 60 * SECOND)
     if config_sync is not None and config_sync <= 0:
         yield invalid(
             ("configSyncPeriod",), format_duration(config_sync), "must be greater than 0", "proxy-config-sync-period-not-positive"
@@ -174,8 +163,8 @@ def check_sync_periods(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 def _block_sync_periods(block: str, settings: dict) -> Iterator[Finding]:
     default_sync, default_min = SYNC_DEFAULTS[block]
-    sync = duration_of(settings.get("syncPeriod"), default_sync)
-    minimum = duration_of(settings.get("minSyncPeriod"), default_min)
+    sync = duration_or_default(settings.get("syncPeriod"), default_sync)
+    minimum = duration_or_default(settings.get("minSyncPeriod"), default_min)
     if sync is not None and sync <= 0:
         yield invalid((block, "syncPeriod"), format_duration(sync), "must be greater than 0", "proxy-sync-period-not-positive")
     if minimum is not None and minimum < 0:
@@ -331,14 +320,14 @@ def warn_other_mode_settings(doc: dict, ctx: Context) -> Iterator[Finding]:
 
 def _is_default(value, default) -> bool:
     if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, str):
-        return duration_of(value, default) == default
+        return duration_or_default(value, default) == default
     return value == default or (default is None and value == [])
 
 
 def _unvalidated_sync_periods(block: str, settings: dict) -> Iterator[Finding]:
     default_sync, default_min = SYNC_DEFAULTS[block]
-    sync = duration_of(settings.get("syncPeriod"), default_sync)
-    minimum = duration_of(settings.get("minSyncPeriod"), default_min)
+    sync = duration_or_default(settings.get("syncPeriod"), default_sync)
+    minimum = duration_or_default(settings.get("minSyncPeriod"), default_min)
     if sync is not None and minimum is not None and minimum > sync:
         yield advice(
             "proxy-unchecked-sync-periods",

@@ -4,28 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from svcconf.go.durations import format_duration, parse_duration
+from svcconf.go.durations import SECOND, duration_or_default, format_duration
 from svcconf.go.quantity import parse_quantity
 from svcconf.go.text import trim_space
 from svcconf.model import Finding
 from svcconf.rules import Context, forbidden, invalid, items, mapping
 
-SECOND = 1_000_000_000
 INT32_MAX = 2147483647
 
 
 def _gate(doc: dict, name: str, default: bool) -> bool:
     value = mapping(doc.get("featureGates")).get(name)
     return value if isinstance(value, bool) else default
-
-
-def _duration(value, default: int) -> int | None:
-    if value in (None, ""):
-        return default
-    ns = parse_duration(value)
-    if ns is None:
-        return None
-    return default if ns == 0 else ns
 
 
 def check_logging(doc: dict, ctx: Context) -> Iterator[Finding]:
@@ -37,7 +27,7 @@ def check_logging(doc: dict, ctx: Context) -> Iterator[Finding]:
     elif fmt == "json" and not _gate(doc, "LoggingBetaOptions", True):
         yield forbidden(base + ("format",), "Log format json is disabled, see LoggingBetaOptions feature", "log-format-unsupported")
     flush = logging.get("flushFrequency")
-    flush_ns = flush if isinstance(flush, int) and not isinstance(flush, bool) else _duration(flush, 5 * SECOND)
+    flush_ns = flush if isinstance(flush, int) and not isinstance(flush, bool) else duration_or_default(flush, 5 * SECOND)
     if flush_ns is not None and flush_ns < 0:
         yield invalid(
             base + ("flushFrequency",), format_duration(flush_ns), "Must be greater than zero", "log-flush-frequency-not-positive"

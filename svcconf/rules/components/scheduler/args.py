@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from svcconf.go.durations import format_duration, parse_duration
+from svcconf.go.durations import SECOND, format_duration, parse_duration
 from svcconf.go.names import label_value, qualified_name
 from svcconf.go.numbers import parse_int
 from svcconf.known.naming import Naming
@@ -146,7 +146,7 @@ def check_dynamic_resources(args: dict, ctx: Context) -> Iterator[Finding]:
             "DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is disabled",
             "feature-gated-plugin-args",
         )
-    elif binding is not None and binding < 1_000_000_000:
+    elif binding is not None and binding < SECOND:
         yield invalid(("bindingTimeout",), format_duration(binding), "must be at least 1 second", RANGE)
 
 

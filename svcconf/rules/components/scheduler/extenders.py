@@ -7,10 +7,10 @@ import binascii
 import re
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 from svcconf.go.durations import parse_duration
 from svcconf.go.names import qualified_name
+from svcconf.go.url import split_url
 from svcconf.model import Finding, Path
 from svcconf.rules import Context, advice, integer, invalid, invalid_redacted, items, mapping, text
 
@@ -77,8 +77,8 @@ def _advice(path: Path, extender: dict) -> Iterator[Finding]:
         if url is None:
             yield advice("invalid-extender-url", path, "urlPrefix is not set: the scheduler cannot call the extender")
         return
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    parts = split_url(url)
+    if parts.scheme not in ("http", "https") or not (parts.host or parts.userinfo):
         yield advice("invalid-extender-url", path + ("urlPrefix",), f'urlPrefix "{url}" is not an http:// or https:// URL with a host')
     elif parts.scheme == "http" and extender.get("enableHTTPS") is True:
         yield advice(
@@ -132,7 +132,7 @@ def _base64_error(value: str) -> int | None:
 def _transport(path: Path, extender: dict) -> Iterator[Finding]:
     """makeTransport: tlsConfig applies to every https:// call; enableHTTPS only turns verification off without a CA."""
     url = extender.get("urlPrefix")
-    scheme = urlsplit(url).scheme if isinstance(url, str) else ""
+    scheme = split_url(url).scheme if isinstance(url, str) else ""
     if extender.get("tlsConfig") is not None and scheme == "http":
         yield advice(
             "extender-tls-mismatch",

@@ -6,11 +6,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from svcconf.known import scheduler_plugins as plugins
 from svcconf.known.catalog import format_release
 from svcconf.model import Finding, Path, Severity
 from svcconf.rules import advice, integer, invalid, items, mapping
-
-from . import plugins
 
 INT32 = (-(2**31), 2**31 - 1)
 
@@ -61,7 +60,8 @@ def weight_checks(path: Path, name: str, point: str, weight: Any, decode_path: s
         return
     if not INT32[0] <= weight <= INT32[1]:
         # Weights are int32: the decoder refuses larger numbers, so the framework's overflow
-        # check of the summed score weights (KSF-7) is never reached from a file.
+        # check of the summed score weights (pkg/scheduler/framework/runtime/framework.go: NewFramework)
+        # is never reached from a file.
         yield invalid(
             path + ("weight",),
             weight,

@@ -10,20 +10,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from svcconf.known import scheduler_plugins as plugins
 from svcconf.known.catalog import format_release
 from svcconf.model import Finding, Path, Severity, render_value
 from svcconf.rules import Context, advice, duplicate, integer, invalid, items, mapping, required, rule, text
 
 from ..base import check_client_connection, check_debugging, check_leader_election
 from . import plugin_checks as checks
-from . import plugins
 from .args import check_args_kind
 from .extenders import check_extenders
 
 GROUP = "kubescheduler.config.k8s.io"
 LEADER_DEFAULTS = {"resourceLock": "leases", "resourceNamespace": "kube-system", "resourceName": "kube-scheduler"}
 DEFAULT_SCHEDULER = "default-scheduler"
-# KS-13's detail changed in 1.32 (reference/rules-components.md KS-V-10).
+# The wording of the queueSort error changed in 1.32 (pkg/scheduler/apis/config/validation/validation.go: validateCommonQueueSort).
 _SAME_SORT, _SAME_SORT_OLD = "must be the same for all profiles", "queueSort must be the same for all profiles"
 
 
@@ -298,7 +298,7 @@ def _check_plugin_config(profile: Profile, version: str, kind: str, ctx: Context
             )
         since = plugins.ARGS_KINDS.get(name)
         args = entry.get("args")
-        if since is None or ctx.target < since or not isinstance(args, dict):
+        if since is None or not ctx.at_least(*since) or not isinstance(args, dict):
             continue
         mismatch = list(check_args_kind(path + ("args",), name, args, ctx))
         yield from mismatch

@@ -1,0 +1,241 @@
+"""Report details that readers and parsers rely on: escapes, migrate's summary counts and its exit reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from svcconf.escape import github_data, json_text
+from tests.helpers import run
+
+CRONJOB = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\n"
+PDB = "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nspec:\n  selector: {}\n"  # needs review: {} flips meaning in policy/v1
+BROKEN = "apiVersion: batch/v1beta1\nkind: [\n"
+
+
+def test_workflow_command_data_escapes_percent_and_shows_line_breaks() -> None:
+    # actions/toolkit packages/core/src/command.ts, escapeData: % -> %25 (a line break is shown as \r\n before that).
+    assert github_data("50% done\r\nnext") == "50%25 done\\r\\nnext"
+
+
+def test_json_escapes_an_invisible_character_beyond_the_bmp_as_its_surrogate_pair() -> None:
+    # RFC 8259 section 7: U+E0001 is D B40 DC01 in UTF-16, U+1D173 is D834 DD73.
+    text = json_text({"m": "a\U000e0001b\U0001d173"})
+    assert '"a\\udb40\\udc01b\\ud834\\udd73"' in text
+    assert json.loads(text) == {"m": "a\U000e0001b\U0001d173"}
+
+
+def test_json_writes_an_undecodable_file_name_byte_as_the_text_xnn() -> None:
+    # A file name's byte that is no UTF-8 reaches the report as a lone surrogate (surrogateescape).
+    assert json.loads(json_text({"file": "a\udcffb\udc80"})) == {"file": "a\\xffb\\x80"}
+
+
+def _three_files(folder: Path) -> list[str]:
+    (folder / "cron.yaml").write_text(CRONJOB)
+    (folder / "pdb.yaml").write_text(PDB + "---\n" + PDB)
+    (folder / "bad.yaml").write_text(BROKEN)
+    return [str(folder / name) for name in ("cron.yaml", "pdb.yaml", "bad.yaml")]
+
+
+def test_the_migrate_json_summary_counts_changed_files_and_each_severity(tmp_path) -> None:
+    result = run("migrate", "--no-config", "--format", "json", *_three_files(tmp_path))
+    summary = result.json()["summary"]
+    assert (summary["files"], summary["documents"], summary["changed"]) == (3, 3, 1)
+    assert (summary["errors"], summary["warnings"], summary["infos"]) == (1, 2, 1)
+    # One line per finding and per edit, for grep and diff.
+    assert [line.lstrip()[:9] for line in result.out.splitlines() if line.startswith('    {"file"')] == ['{"file": '] * 5
+
+
+def test_migrate_says_why_it_exits_1(tmp_path) -> None:
+    cron, pdb, bad = _three_files(tmp_path)
+    result = run("migrate", "--no-config", "--check", pdb, bad)
+    assert result.code == 1
+    assert "exit code 1: 2 documents need review (migration-needs-review), 1 file could not be migrated (errors above)\n" in result.out
+    (tmp_path / "pdb.yaml").write_text(PDB)
+    result = run("migrate", "--no-config", "--check", pdb)
+    assert result.code == 1 and result.out.endswith("exit code 1: 1 document needs review (migration-needs-review)\n")
+    result = run("migrate", "--no-config", "--check", cron)
+    assert result.code == 1 and "exit code 1" not in result.out + result.err  # a file that would change says so itself
+
+
+POLICY = "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Bogus\n    typo: 1\n"  # an error and an error at a path
+SYNTAX = "apiVersion: audit.k8s.io/v1\nkind: [\n"  # an error without a path
+
+
+def test_junit_has_a_case_per_file_failed_by_its_errors_with_counts(tmp_path, monkeypatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    (tmp_path / "broken.yaml").write_text(SYNTAX)
+    (tmp_path / "clean.yaml").write_text("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n")
+    root = ET.fromstring(run("validate", "--no-config", "-f", "junit", "policy.yaml", "broken.yaml", "clean.yaml").out.split("\n", 1)[1])
+    assert (root.tag, root.get("name")) == ("testsuites", "svcconf")
+    [suite] = root
+    assert dict(suite.attrib) == {"name": "svcconf validate", "tests": "3", "failures": "2", "errors": "0", "skipped": "0"}
+    properties = {p.get("name"): p.get("value") for p in suite.find("properties")}
+    assert properties == {"config": "", "baseline": "", "baselined": "0", "suppressed": "0", "excluded": "0"}
+    cases = {case.get("name"): case for case in suite.findall("testcase")}
+    assert {case.get("classname") for case in cases.values()} == {"svcconf"} and set(cases) == {"policy.yaml", "broken.yaml", "clean.yaml"}
+    assert list(cases["clean.yaml"]) == []
+    failure = cases["policy.yaml"].find("failure")
+    assert failure.get("message") == "2 error(s): invalid-value" and failure.get("type") == "invalid-value"
+    assert failure.text.splitlines() == [
+        'policy.yaml:4:12: error [invalid-value] rules[0].level: Unsupported value: "Bogus": supported values: "None", "Metadata", "Request", "RequestResponse"',
+        'policy.yaml:5:5: error [unknown-field] rules[0].typo: unknown field "rules[0].typo"',
+    ]
+    assert cases["broken.yaml"].find("failure").text.startswith("broken.yaml:3:1: error [yaml-syntax] while parsing")
+
+
+def test_junit_puts_findings_below_fail_on_in_system_out_and_orders_counts_by_severity(tmp_path, monkeypatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    out = run("validate", "--no-config", "-f", "junit", "--fail-on", "info", "--field-validation", "Warn", "policy.yaml").out
+    [case] = ET.fromstring(out.split("\n", 1)[1])[0].findall("testcase")
+    assert case.find("failure").get("message") == "1 error(s), 1 warning(s): invalid-value"
+    out = run("validate", "--no-config", "-f", "junit", "--fail-on", "error", "--field-validation", "Warn", "policy.yaml").out
+    [case] = ET.fromstring(out.split("\n", 1)[1])[0].findall("testcase")
+    assert case.find("system-out").text == 'policy.yaml:5:5: warning [unknown-field] rules[0].typo: unknown field "rules[0].typo"'
+
+
+def test_junit_of_a_run_without_files_has_one_passed_case(tmp_path, monkeypatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("x\n")
+    [suite] = ET.fromstring(run("validate", "--no-config", "-f", "junit", ".").out.split("\n", 1)[1])
+    cases = [(c.get("classname"), c.get("name"), list(c)) for c in suite.findall("testcase")]
+    assert suite.get("tests") == "1" and cases == [("svcconf", "0 files", [])]
+
+
+def test_gitlab_fingerprints_name_the_finding_without_its_line_and_count_repeats(tmp_path, monkeypatch) -> None:
+    import hashlib
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY + "---\n" + POLICY)
+    (tmp_path / "broken.yaml").write_text(SYNTAX)
+    found = json.loads(run("validate", "--no-config", "-f", "gitlab", "policy.yaml", "broken.yaml").out)
+
+    def fingerprint(issue: dict, path: str, repeat: int) -> str:
+        identity = f"{issue['location']['path']}\0{issue['check_name']}\0{path}\0{issue['description'].removeprefix(path + ': ')}"
+        return hashlib.sha256(f"{identity}\0{repeat}".encode()).hexdigest()
+
+    syntax, level, typo, level_again, typo_again = sorted(found, key=lambda i: (i["location"]["path"], i["location"]["lines"]["begin"]))
+    assert level["fingerprint"] == fingerprint(level, "rules[0].level", 1)
+    assert level_again["fingerprint"] == fingerprint(level_again, "rules[0].level", 2)  # the same finding, counted apart
+    assert (typo["fingerprint"], typo_again["fingerprint"]) == (
+        fingerprint(typo, "rules[0].typo", 1),
+        fingerprint(typo_again, "rules[0].typo", 2),
+    )
+    assert syntax["description"].startswith("while parsing") and syntax["fingerprint"] == fingerprint(syntax, "", 1)
+
+
+def test_json_statistics_hold_the_version_the_summary_the_configuration_and_the_failure(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY + "---\n" + POLICY.replace("typo", "other"))
+    (tmp_path / ".svcconf.yaml").write_text("fail-on: error\n")
+    report = run("validate", "-f", "json", "--statistics", "policy.yaml", "missing.yaml").json()
+    assert (report["version"], report["config"], report["error"]) == (1, ".svcconf.yaml", "missing.yaml: no such file or folder")
+    assert report["summary"]["files"] == 1
+    # Most frequent first, then by rule id; a rule at two severities has a row each, the more severe first.
+    assert [(s["rule"], s["severity"], s["count"]) for s in report["statistics"]] == [
+        ("invalid-value", "error", 2),
+        ("unknown-field", "error", 2),
+    ]
+    report = run("validate", "-f", "json", "--statistics", "--field-validation", "Warn", "policy.yaml").json()
+    assert "error" not in report
+
+
+def test_sarif_results_carry_the_field_path_the_document_and_the_fix(tmp_path, monkeypatch) -> None:
+    from svcconf.known.docs import rule_doc
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cron.yaml").write_text(CRONJOB)
+    (tmp_path / "syntax.yaml").write_text(SYNTAX)
+    run_log = run("validate", "--no-config", "-f", "sarif", "cron.yaml", "syntax.yaml").json()["runs"][0]
+    removed, syntax = run_log["results"]
+    assert removed["message"]["text"].startswith("apiVersion: batch/v1beta1 CronJob is no longer served")
+    assert removed["locations"][0]["logicalLocations"] == [{"fullyQualifiedName": "apiVersion", "kind": "member"}]
+    fix = removed["properties"].pop("fix")
+    assert removed["properties"] == {"document": 1, "apiVersion": "batch/v1beta1", "kind": "CronJob"} and "migrate" in fix
+    # A finding outside any document (the file does not parse) has no field path and no document.
+    assert "logicalLocations" not in syntax["locations"][0] and "properties" not in syntax
+    assert not syntax["message"]["text"].startswith(":")
+    driver = run_log["tool"]["driver"]
+    assert driver["name"] == "svcconf"
+    for rule in driver["rules"]:
+        doc = rule_doc(rule["id"])
+        assert rule["shortDescription"] == {"text": doc.summary} and rule["fullDescription"] == {"text": doc.why or doc.summary}
+
+
+# ECMA-48 select graphic rendition: 1 bold, 2 faint, 31 red, 32 green, 33 yellow, 0 reset.
+BOLD, FAINT, BOLD_RED, GREEN, YELLOW, RESET = "\x1b[1m", "\x1b[2m", "\x1b[1;31m", "\x1b[32m", "\x1b[33m", "\x1b[0m"
+
+
+def test_coloured_text_marks_the_place_the_severity_the_rule_and_the_verdict(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    (tmp_path / "warn.yaml").write_text(POLICY.replace("Bogus", "Metadata"))
+    (tmp_path / "clean.yaml").write_text(POLICY.replace("Bogus", "Metadata").replace("    typo: 1\n", ""))
+    lines = run("validate", "--no-config", "--color", "always", "--field-validation", "Warn", "policy.yaml").out.splitlines()
+    assert lines[0].startswith(f"{BOLD}policy.yaml:4:12:{RESET} {BOLD_RED}error{RESET}{FAINT} [invalid-value] {RESET}rules[0].level: ")
+    assert (
+        lines[1]
+        == f'{BOLD}policy.yaml:5:5:{RESET} {YELLOW}warning{RESET}{FAINT} [unknown-field] {RESET}rules[0].typo: unknown field "rules[0].typo"'
+    )
+    assert lines[2] == f"{BOLD_RED}1 error, 1 warning in 1 file (1 document checked, 0 skipped){RESET}"
+    warned = run("validate", "--no-config", "--color", "always", "--field-validation", "Warn", "warn.yaml").out.splitlines()
+    assert warned[-1] == f"{YELLOW}0 errors, 1 warning in 1 file (1 document checked, 0 skipped){RESET}"
+    clean = run("validate", "--no-config", "--color", "always", "clean.yaml").out
+    assert clean == f"{GREEN}0 errors, 0 warnings in 1 file (1 document checked, 0 skipped){RESET}\n"
+
+
+def test_the_migrate_text_report_lists_edits_then_findings_then_counts(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cron.yaml").write_text(CRONJOB)
+    (tmp_path / "cron2.yaml").write_text(CRONJOB)
+    (tmp_path / "pdb.yaml").write_text(PDB)
+    (tmp_path / "bad.yaml").write_text(BROKEN)
+    (tmp_path / "list.yaml").write_text("apiVersion: v1\nkind: List\nitems:\n- " + CRONJOB.replace("\n", "\n  ").rstrip(" "))
+    lines = run("migrate", "--no-config", "--check", "cron.yaml", "cron2.yaml", "pdb.yaml", "bad.yaml", "list.yaml").out.splitlines()
+    assert lines[:2] == [
+        "cron.yaml: document 1 (line 1): batch/v1beta1 CronJob -> batch/v1 CronJob [splice]",
+        "cron2.yaml: document 1 (line 1): batch/v1beta1 CronJob -> batch/v1 CronJob [splice]",
+    ]
+    assert lines[2].startswith("pdb.yaml:4:3: warning [migration-needs-review] spec.selector: selector {} selected no pods")
+    assert lines[3].startswith("bad.yaml:3:1: error [yaml-syntax] while parsing") and lines[3].endswith("; file left unchanged")
+    assert lines[4:6] == [
+        "list.yaml: document 1 items[0] (line 4): batch/v1beta1 CronJob -> batch/v1 CronJob [splice]",
+        "3 documents in 3 of 5 files would change; 3 of 3 converted documents clean at 1.36",
+    ]
+
+
+SUPPRESSIONS = """apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["# svcconf: ignore[invalid-value]", "# svcconf: ignore[invalid-value]"]
+rules:
+  - level: Bogus  # svcconf: ignore[invalid-value, , nope-rule, invalid-value]
+  - level: |
+      # svcconf: ignore[invalid-value]
+  - level: Bad  # svcconf: ignore[invalid-value]
+"""
+
+
+def test_suppressions_are_comments_only_and_each_name_is_placed(tmp_path, monkeypatch) -> None:
+    """Text that looks like a suppression inside strings suppresses nothing; a comment after them does; a
+    name is checked at its own column, an empty or repeated name is no finding."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(SUPPRESSIONS)
+    found = [
+        (d["line"], d["column"], d["rule"], d["path"])
+        for d in run("validate", "--no-config", "-f", "json", "policy.yaml").json()["diagnostics"]
+    ]
+    assert found == [
+        (3, 14, "invalid-value", "omitStages[0]"),
+        (3, 50, "invalid-value", "omitStages[1]"),
+        (5, SUPPRESSIONS.splitlines()[4].index("nope-rule") + 1, "unknown-rule", ""),
+        (6, 5, "unreachable-audit-rule", "rules[1]"),
+        (6, 12, "invalid-value", "rules[1].level"),
+    ]
