@@ -115,6 +115,16 @@ class RememberingChecker(DocumentChecker):
         self.kept: dict[int, tuple] = {}  # what the next check may remember
         self.checked = 0  # documents checked, not remembered
         self.cross: set[int] = set()  # the numbers of the documents whose rules looked at the others
+        self._siblings: tuple[object, Watched] | None = None
+
+    def _watched(self, siblings: list) -> Watched:
+        """The file's documents, watched for the next document's rules: one copy per file, so the views
+        cross-document rules derive are built once for the file, as in validate, not once per document."""
+        if self._siblings is None or self._siblings[0] is not siblings:
+            self._siblings = (siblings, Watched(siblings))
+        watched = self._siblings[1]
+        watched.read = False
+        return watched
 
     def check(self, document: Document, siblings: list) -> tuple[list, str | None]:
         key = id(document.root)
@@ -122,7 +132,7 @@ class RememberingChecker(DocumentChecker):
         if known is not None and known[0] is document.root:  # the same nodes: the same text, parsed once
             self.kept[key] = known
             return known[1], known[2]
-        watched = Watched(siblings)
+        watched = self._watched(siblings)
         findings, skipped = super().check(document, watched)
         self.checked += 1
         if watched.read:
@@ -184,11 +194,16 @@ class OpenFile:
         stitched = Stitched(self.name, text)
         parsed: dict[str, SourceFile] = {}
         json_like = self.name.endswith(".json")
+        used: set[int] = set()
         for line, piece in cut:
-            source = parsed.get(piece) or self._parsed.get(piece) or parse(self.name, piece, json_like=json_like)
+            source = parsed.get(piece) or self._parsed.get(piece)
+            if source is None or id(source) in used:
+                # A piece repeated in the file is parsed again: rules tell documents apart by identity, as in validate.
+                source = parse(self.name, piece, json_like=json_like)
             if source.problems:
                 return None  # what libyaml keeps of a broken file, and how validate words it, is the whole file's
-            parsed[piece] = source
+            used.add(id(source))
+            parsed.setdefault(piece, source)
             for document in source.documents:
                 problems = [p._replace(line=p.line + line) for p in document.problems]
                 stitched.documents.append(document._replace(index=len(stitched.documents), problems=problems))

@@ -124,3 +124,29 @@ def test_looking_for_aliases_is_linear_in_the_text() -> None:
     for unit in ("a *", " " * 50 + "b*", "x: y*\n"):
         small, large = seconds(unit * 10_000), seconds(unit * 100_000)
         assert large < max(0.05, 30 * small), unit
+
+
+def test_documents_repeated_in_a_file_get_validates_diagnostics_once_each() -> None:
+    # three copies of the same kubeadm documents: every copy after the first is refused, once per document
+    text = "---\n".join([BOOTSTRAP.split("---\n")[0], BOOTSTRAP.split("---\n")[2]] * 3)
+    options = ValidateOptions()
+    found = OpenFile("cluster.yaml", options).check(text)
+    assert found == _validate("cluster.yaml", text, options)
+    assert [(d.rule, d.document) for d in found] == [("duplicate-bootstrap-kind", n) for n in (3, 4, 5, 6)]
+
+
+def test_a_view_of_the_whole_file_is_built_once_per_check(monkeypatch) -> None:
+    # a cross-document rule's view built for each document would make a file of n documents cost n * n
+    from svcconf.rules.bootstrap import cross
+
+    built = []
+    real = cross.BootstrapFile.__init__
+
+    def counting(self, *args) -> None:
+        built.append(1)
+        real(self, *args)
+
+    monkeypatch.setattr(cross.BootstrapFile, "__init__", counting)
+    text = "---\n".join(BOOTSTRAP.split("---\n")[0::2] * 20)
+    OpenFile("cluster.yaml", ValidateOptions()).check(text)
+    assert len(built) == 1
