@@ -239,3 +239,37 @@ def test_suppressions_are_comments_only_and_each_name_is_placed(tmp_path, monkey
         (6, 5, "unreachable-audit-rule", "rules[1]"),
         (6, 12, "invalid-value", "rules[1].level"),
     ]
+
+
+def test_junit_counts_agree_with_its_cases_for_a_failed_run_with_an_excluded_file(tmp_path, monkeypatch) -> None:
+    """CI readers (Jenkins, GitLab) count test cases by element: the suite's totals must match them."""
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY.replace("typo: 1", "typo: 1\n    other: 2"))
+    (tmp_path / "skip.yaml").write_text(POLICY)
+    args = ("validate", "--no-config", "--exclude", "skip.yaml", "--fail-on", "error", "--field-validation", "Warn")
+    result = run(*args, "-f", "junit", "policy.yaml", "skip.yaml", "missing.yaml", "gone.yaml")
+    assert result.code == 2
+    header, xml = result.out.split("\n", 1)
+    assert header == '<?xml version="1.0" encoding="UTF-8"?>'
+    [suite] = ET.fromstring(xml)
+    cases = {case.get("name"): case for case in suite.findall("testcase")}
+    assert set(cases) == {"policy.yaml", "skip.yaml", "svcconf run"} and {c.get("classname") for c in cases.values()} == {"svcconf"}
+    assert suite.get("tests") == "3"
+    assert suite.get("failures") == str(len(list(suite.iter("failure")))) == "1"
+    assert suite.get("errors") == str(len(list(suite.iter("error")))) == "1"
+    assert suite.get("skipped") == str(len(list(suite.iter("skipped")))) == "1"
+    assert cases["skip.yaml"].find("skipped").get("message") == "excluded by 'skip.yaml' (--exclude)"
+    reasons = ["missing.yaml: no such file or folder", "gone.yaml: no such file or folder"]
+    error = cases["svcconf run"].find("error")
+    assert (error.get("type"), error.get("message"), error.text) == ("svcconf-failed", "; ".join(reasons), "\n".join(reasons))
+    # Below --fail-on: the two warnings are the file's output, one per line, not a failure.
+    assert [line.split(" [", 1)[1].split("]")[0] for line in cases["policy.yaml"].find("system-out").text.split("\n")] == [
+        "unknown-field",
+        "unknown-field",
+    ]
+    properties = {p.get("name"): p.get("value") for p in suite.find("properties").iter("property")}
+    assert properties["excluded"] == "1"
+    summary = run(*args, "policy.yaml", "skip.yaml").out.splitlines()[-1]  # the same run without the missing files: the text report's summary
+    assert suite.find("system-out").text == summary
