@@ -8,8 +8,8 @@ imported then.
 from __future__ import annotations
 
 import io
-import re
 import os
+import re
 import sys
 
 import pytest

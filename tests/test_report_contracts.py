@@ -271,5 +271,7 @@ def test_junit_counts_agree_with_its_cases_for_a_failed_run_with_an_excluded_fil
     ]
     properties = {p.get("name"): p.get("value") for p in suite.find("properties").iter("property")}
     assert properties["excluded"] == "1"
-    summary = run(*args, "policy.yaml", "skip.yaml").out.splitlines()[-1]  # the same run without the missing files: the text report's summary
+    summary = run(*args, "policy.yaml", "skip.yaml").out.splitlines()[
+        -1
+    ]  # the same run without the missing files: the text report's summary
     assert suite.find("system-out").text == summary
