@@ -76,17 +76,17 @@ def uri_reference(path: str) -> str:
     """A relative URI for a file: its real bytes percent-encoded (a POSIX backslash is a name character)."""
     from urllib.parse import quote
 
-    if os.sep != "/":
+    if os.sep != "/":  # pragma: no mutate block - Windows only
         path = path.replace(os.sep, "/")
-    return quote(os.fsencode(path.removeprefix("./")))
+    return quote(os.fsencode(path))
 
 
 def file_uri(path: str) -> str:
     """The `file:` URI of an absolute path, its real bytes percent-encoded."""
     from urllib.parse import quote
 
-    if os.sep != "/":
-        path = "/" + path.replace(os.sep, "/")  # a drive path: file:///C:/...
+    if os.sep != "/":  # pragma: no mutate block - Windows only: a drive path, file:///C:/...
+        path = "/" + path.replace(os.sep, "/")
     return "file://" + quote(os.fsencode(path))
 
 
