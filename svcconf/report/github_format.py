@@ -19,9 +19,8 @@ SHOWN_PER_STEP = 10
 SHOWN_PER_JOB = 50
 
 
-def write(
-    report: Report, stream: TextIO, *, color: bool = False, summary_line: bool = True
-) -> None:  # pragma: no mutate - render passes both
+# render passes both options: their defaults are never used.
+def write(report: Report, stream: TextIO, *, color: bool = False, summary_line: bool = True) -> None:  # pragma: no mutate
     counts = dict.fromkeys(_LEVEL.values(), 0)
     for d in report.diagnostics:
         level = _LEVEL[d.severity]

@@ -43,9 +43,8 @@ def issues(report: Report, root: str | None = None) -> list[dict]:
         # tells a new finding from one that moved. Identical findings in one file are counted apart.
         identity = f"{path}\0{d.rule}\0{d.path_text}\0{d.message}"
         seen[identity] = seen.get(identity, 0) + 1
-        fingerprint = hashlib.sha256(
-            f"{identity}\0{seen[identity]}".encode("utf-8", "surrogatepass")
-        ).hexdigest()  # pragma: no mutate - codec case
+        numbered = f"{identity}\0{seen[identity]}".encode("utf-8", "surrogatepass")  # pragma: no mutate - codec case
+        fingerprint = hashlib.sha256(numbered).hexdigest()
         found.append(
             {
                 "description": f"{d.path_text}: {d.message}" if d.path_text else d.message,
