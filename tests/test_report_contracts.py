@@ -30,6 +30,14 @@ def test_json_writes_an_undecodable_file_name_byte_as_the_text_xnn() -> None:
     assert json.loads(json_text({"file": "a\udcffb\udc80"})) == {"file": "a\\xffb\\x80"}
 
 
+def test_json_shows_any_lone_surrogate_as_text_and_keeps_private_use_characters() -> None:
+    # A JSON input's "\\ud800" escape gives a lone surrogate, which no UTF-8 output can carry: it is shown as text, first
+    # and last of the range alike; U+E000, just past it, is a character and stays one.
+    text = json_text({"m": "\ud800 \udfff \ue000"})
+    text.encode("utf-8")  # strict: no lone surrogate written
+    assert json.loads(text) == {"m": "\\ud800 \\udfff \ue000"}
+
+
 def _three_files(folder: Path) -> list[str]:
     (folder / "cron.yaml").write_text(CRONJOB)
     (folder / "pdb.yaml").write_text(PDB + "---\n" + PDB)

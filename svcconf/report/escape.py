@@ -63,8 +63,8 @@ def file_name(name: str) -> str:
 
 
 def github_data(text: str) -> str:
-    """The message of a workflow command, escaped as GitHub's toolkit does (`%`, CR and LF) after `printable`."""
-    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message of a workflow command, escaped as GitHub's toolkit does: `%` (`printable` has left no CR or LF)."""
+    return printable(text).replace("%", "%25")
 
 
 def github_property(text: str) -> str:
@@ -148,7 +148,7 @@ def _json_escape(match: re.Match) -> str:
     code = ord(char)
     if 0xD800 <= code <= 0xDFFF:
         return "\\" + escape_char(char)  # a backslash, escaped for JSON, then xNN
-    if code >= 0x10000:
+    if code >= 0x10000:  # pragma: no mutate - U+10000 itself is printable: the boundary is never reached
         code -= 0x10000
         return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
     return f"\\u{code:04x}"
