@@ -37,7 +37,7 @@ def _outside(text: str, converted: set[int]) -> tuple[int, str]:
     """The number of documents and the text outside the converted ones (comments, separators included)."""
     from svcconf.load.source import parse
 
-    documents = parse("x", text).documents
+    documents = parse("x", text).documents  # pragma: no mutate - the name is for messages, which are not read here
     pieces, cursor = [], 0
     for document in documents:
         if document.index + 1 in converted:
@@ -62,7 +62,7 @@ def _removed_left(case: Case, output: bytes | None, outcome, options, report) ->
     return [f"{d.api_version} {d.kind}" for d in diagnostics if d.rule == "removed-api-version" and d.document not in reviewed]
 
 
-def check_migrate(case: Case, validate_options, options, failures: list[Failure], report=None, full: bool = True) -> None:
+def check_migrate(case: Case, validate_options, options, failures: list[Failure], report, full: bool) -> None:
     from svcconf.load.source import decode
     from svcconf.migrate import migrate_bytes
     from svcconf.model import Severity
