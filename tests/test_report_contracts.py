@@ -46,12 +46,14 @@ def _three_files(folder: Path) -> list[str]:
 
 
 def test_the_migrate_json_summary_counts_changed_files_and_each_severity(tmp_path) -> None:
-    result = run("migrate", "--no-config", "--format", "json", *_three_files(tmp_path))
+    files = _three_files(tmp_path)
+    (tmp_path / "pdb.yaml").write_text("---\n".join([PDB] * 3))  # more warnings than findings of other severities
+    result = run("migrate", "--no-config", "--format", "json", *files)
     summary = result.json()["summary"]
-    assert (summary["files"], summary["documents"], summary["changed"]) == (3, 3, 1)
-    assert (summary["errors"], summary["warnings"], summary["infos"]) == (1, 2, 1)
+    assert (summary["files"], summary["documents"], summary["changed"]) == (3, 4, 1)
+    assert (summary["errors"], summary["warnings"], summary["infos"]) == (1, 3, 1)
     # One line per finding and per edit, for grep and diff.
-    assert [line.lstrip()[:9] for line in result.out.splitlines() if line.startswith('    {"file"')] == ['{"file": '] * 5
+    assert [line.lstrip()[:9] for line in result.out.splitlines() if line.startswith('    {"file"')] == ['{"file": '] * 6
 
 
 def test_migrate_says_why_it_exits_1(tmp_path) -> None:

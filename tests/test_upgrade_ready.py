@@ -269,6 +269,8 @@ def test_an_upgrade_over_two_minor_releases_lists_the_hops(homelab: Path) -> Non
     assert "first served: kubeadm.k8s.io/v1beta4 (5 kinds)" in second
     hops = run("migrate", "--no-config", "-f", "json", "--from-version", "1.29", "--to-version", "1.31", str(homelab)).json()
     assert [(h["from"], h["to"]) for h in hops["summary"]["hops"]] == [("1.29", "1.30"), ("1.30", "1.31")]
+    assert f"  1.30 -> 1.31: {'; '.join(hops['summary']['hops'][1]['changes'])}" == second  # the text report's line, as data
+    assert hops["summary"]["to-version-from"] == "--to-version 1.31"
 
 
 def test_an_upgrade_of_one_minor_release_lists_no_hops(homelab: Path) -> None:

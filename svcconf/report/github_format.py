@@ -33,7 +33,7 @@ def write(report: Report, stream: TextIO, *, color: bool = False, summary_line: 
     stream.writelines(f"::error title={github_property('svcconf failed')}::{github_data(failure)}\n" for failure in report.failures)
     counts["error"] += len(report.failures)
     # Plain lines, never commands: the summary starts with a count, the note with "svcconf".
-    stream.writelines(f"{line}\n" for line in closing_lines(report, failures=False, summary_line=summary_line))
+    stream.writelines(f"{line}\n" for line in closing_lines(report, failures=False, summary_line=summary_line))  # pragma: no mutate
     note = limit_note(counts)
     if note:
         stream.write(note + "\n")

@@ -220,6 +220,35 @@ def test_a_migrate_that_touches_the_first_byte_of_the_file_is_caught(tmp_path, m
     assert failures == [Failure("migrate-loss", "migrate-loss: bytes outside converted documents changed", "batch/v1beta1 CronJob")]
 
 
+def test_a_migrate_whose_output_is_not_text_is_caught(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    failures = _migrate_that(monkeypatch, lambda _data, out: out and out + b"\xff\xfe")
+    assert Failure("migrate-loss", "migrate-loss: output is not readable text", "batch/v1beta1 CronJob") in failures
+
+
+def test_a_document_left_for_review_is_no_loss(tmp_path, monkeypatch) -> None:
+    # policy/v1beta1 PodDisruptionBudget with `selector: {}` (all pods) flips meaning in policy/v1: migrate asks for a review.
+    monkeypatch.chdir(tmp_path)
+    assert check_case(_case(b"apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nspec:\n  selector: {}\n"), full=False) == []
+
+
+def test_a_migrate_that_fails_when_run_again_is_caught(tmp_path, monkeypatch) -> None:
+    import svcconf.migrate
+
+    real, calls = svcconf.migrate.migrate_bytes, []
+
+    def second_fails(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyError("planted")
+        return real(*args, **kwargs)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(svcconf.migrate, "migrate_bytes", second_fails)
+    failures = check_case(_case(OLD), full=False)
+    assert [(f.category, f.detail.split(" (")[0]) for f in failures] == [("traceback", "migrate again: 'planted'")]
+
+
 def test_a_migrate_that_is_not_idempotent_is_caught(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     failures = _migrate_that(monkeypatch, lambda data, out: (out or data) + b"# again\n")

@@ -278,7 +278,7 @@ def test_a_migrate_that_fails_deep_inside_is_placed_by_running_that_step_again(t
     def broken(*_args, **_kwargs):  # the planted bug, reached only with the case's own text and options
         calls.append(1)
         if fails == "always" or len(calls) == 1:
-            raise KeyError("planted")
+            raise KeyError("planted | piped")  # a "|" of its own: cause and detail are split at the first one
         return []
 
     monkeypatch.chdir(tmp_path)
@@ -286,7 +286,7 @@ def test_a_migrate_that_fails_deep_inside_is_placed_by_running_that_step_again(t
     failures = check_case(_case(OLD), full=False)
     if fails == "always":
         assert [(f.category, f.cause, f.detail.split(" (")[0]) for f in failures] == [
-            ("internal-error", "internal-error: migrate KeyError in svcconf/migrate/engine.py:_edit", "'planted'")
+            ("internal-error", "internal-error: migrate KeyError in svcconf/migrate/engine.py:_edit", "'planted | piped'")
         ]
     else:  # a fault that does not come back is still reported, as one that could not be placed
         assert [(f.category, f.cause, f.detail) for f in failures] == [("internal-error", "internal-error: migrate ?", "not raised again")]
