@@ -184,6 +184,27 @@ def test_a_busy_loop_is_stopped_and_charged_to_the_module_it_spins_in() -> None:
     assert stopped.value.owner == "svcconf/model.py"
 
 
+def test_a_call_past_its_limit_is_a_hang_named_by_phase_and_place() -> None:
+    import itertools
+
+    from svcconf.model import render_path
+
+    from .checks import guarded
+
+    failures: list[Failure] = []
+    assert guarded("validate", lambda: render_path(itertools.repeat("a")), failures, 0.3) is None
+    [(category, cause, detail)] = failures
+    assert (category, cause) == ("hang", "hang: validate in svcconf/model.py")
+    assert detail.startswith("over 0.3 s; stopped in svcconf/model.py:")
+
+
+def test_migrate_may_take_40_cpu_seconds_a_megabyte_and_never_less_than_any_call() -> None:
+    from .checks import TIME_LIMIT, migrate_limit
+
+    assert migrate_limit(1_000_000) == 40.0 and migrate_limit(2_000_000) == 80.0
+    assert migrate_limit(100) == TIME_LIMIT
+
+
 def _case(data: bytes) -> Case:
     return Case(0, "fixtures/x.yaml", (), b"x.yaml", data, (), ())
 
