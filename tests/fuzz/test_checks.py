@@ -291,3 +291,35 @@ def test_a_migrate_that_drops_a_document_is_caught(tmp_path, monkeypatch) -> Non
 def test_an_unchanged_clean_file_passes(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert check_case(_case(OLD)) == []
+
+
+def test_the_slowest_call_of_a_case_is_kept_with_its_phase(monkeypatch) -> None:
+    import time
+
+    from . import checks
+
+    def spin(seconds: float) -> None:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    monkeypatch.setattr(checks, "SLOWEST", [0.0, ""])
+    checks.guarded("validate", lambda: spin(0.05), [])
+    checks.guarded("render json", lambda: spin(0.0), [])
+    seconds, phase = checks.SLOWEST
+    assert phase == "validate" and 0.05 <= seconds < 5
+
+
+def test_a_seeds_first_line_flags_become_the_options_of_the_checks() -> None:
+    from .checks import options_for
+
+    args = ("--target-version", "1.29", "--fs-checks", "--unsafe", "-h", "--bootstrap", "join")
+    args += ("--service-account-issuer", "https://a", "--service-account-issuer", "https://b", "--field-validation", "Warn")
+    validate, migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), args))
+    assert (validate.target, validate.fs_checks, validate.bootstrap, validate.field_validation) == ((1, 29), True, "join", "Warn")
+    assert validate.service_account_issuers == ("https://a", "https://b")
+    assert (migrate.target, migrate.unsafe) == ((1, 29), True)
+    plain, plain_migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ()))
+    assert (plain.target, plain.fs_checks, plain.service_account_issuers, plain_migrate.unsafe) == (None, False, (), False)
+    broken, _migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ("--target-version", "one", "--fs-checks")))
+    assert (broken.target, broken.fs_checks) == (None, False)  # a flag that does not parse: the defaults, all of them
