@@ -315,11 +315,13 @@ def test_a_seeds_first_line_flags_become_the_options_of_the_checks() -> None:
 
     args = ("--target-version", "1.29", "--fs-checks", "--unsafe", "-h", "--bootstrap", "join")
     args += ("--service-account-issuer", "https://a", "--service-account-issuer", "https://b", "--field-validation", "Warn")
+    args += ("--api-domain", "example.com")
     validate, migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), args))
     assert (validate.target, validate.fs_checks, validate.bootstrap, validate.field_validation) == ((1, 29), True, "join", "Warn")
     assert validate.service_account_issuers == ("https://a", "https://b")
-    assert (migrate.target, migrate.unsafe) == ((1, 29), True)
+    assert (validate.api_domain, migrate.api_domain, migrate.target, migrate.unsafe) == ("example.com", "example.com", (1, 29), True)
     plain, plain_migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ()))
     assert (plain.target, plain.fs_checks, plain.service_account_issuers, plain_migrate.unsafe) == (None, False, (), False)
+    assert (plain.field_validation, plain.api_domain) == ("Strict", "k8s.io")
     broken, _migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ("--target-version", "one", "--fs-checks")))
     assert (broken.target, broken.fs_checks) == (None, False)  # a flag that does not parse: the defaults, all of them
