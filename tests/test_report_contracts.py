@@ -146,8 +146,9 @@ def test_json_statistics_hold_the_version_the_summary_the_configuration_and_the_
     monkeypatch.chdir(tmp_path)
     (tmp_path / "policy.yaml").write_text(POLICY + "---\n" + POLICY.replace("typo", "other"))
     (tmp_path / ".svcconf.yaml").write_text("fail-on: error\n")
-    report = run("validate", "-f", "json", "--statistics", "policy.yaml", "missing.yaml").json()
-    assert (report["version"], report["config"], report["error"]) == (1, ".svcconf.yaml", "missing.yaml: no such file or folder")
+    report = run("validate", "-f", "json", "--statistics", "policy.yaml", "missing.yaml", "gone.yaml").json()
+    reasons = "missing.yaml: no such file or folder; gone.yaml: no such file or folder"
+    assert (report["version"], report["config"], report["baseline"], report["error"]) == (1, ".svcconf.yaml", None, reasons)
     assert report["summary"]["files"] == 1
     # Most frequent first, then by rule id; a rule at two severities has a row each, the more severe first.
     assert [(s["rule"], s["severity"], s["count"]) for s in report["statistics"]] == [
@@ -156,6 +157,8 @@ def test_json_statistics_hold_the_version_the_summary_the_configuration_and_the_
     ]
     report = run("validate", "-f", "json", "--statistics", "--field-validation", "Warn", "policy.yaml").json()
     assert "error" not in report
+    assert run("validate", "--write-baseline", "baseline.json", "policy.yaml").code == 0
+    assert run("validate", "-f", "json", "--statistics", "--baseline", "baseline.json", "policy.yaml").json()["baseline"] == "baseline.json"
 
 
 def test_sarif_results_carry_the_field_path_the_document_and_the_fix(tmp_path, monkeypatch) -> None:
