@@ -157,6 +157,8 @@ def test_migrate_check_counts_the_converted_documents_and_their_errors(homelab: 
     assert [(d["line"], d["rule"], d["migrated"]) for d in verification] == [
         (5, "unknown-bootstrap-feature-gate", "kubeadm.k8s.io/v1beta4")
     ]
+    # One line per finding, as in the other lists of the report, for grep and diff.
+    assert '    {"file": ' in report.out.split('"verification": [', 1)[1]
 
 
 def test_a_clean_conversion_exits_0_and_says_it_is_clean(tmp_path: Path) -> None:
