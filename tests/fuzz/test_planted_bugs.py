@@ -41,7 +41,7 @@ def test_a_secret_shown_in_whole_or_in_part_is_caught(tmp_path, monkeypatch, sho
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(configs, "token_shown", lambda value: Masked(shown(value)))  # the planted bug
     failures = check_case(_secret_case())
-    assert ("secret", "secret: shown by [invalid-bootstrap-token]") in _causes(failures)
+    assert Failure("secret", "secret: shown by [invalid-bootstrap-token]", "validate") in failures
 
 
 def test_shown_secrets_are_found_from_8_characters_on() -> None:
@@ -119,7 +119,26 @@ def test_a_report_format_that_writes_broken_json_is_caught(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(json_format, "write", lambda _report, stream, **_kwargs: stream.write('{"version": 1,'))
     failures = check_case(_case(OLD))
-    assert [f.cause for f in failures if f.category == "malformed-report"] == ["json: does not parse"]
+    assert [(f.cause, f.detail[:26]) for f in failures if f.category == "malformed-report"] == [
+        ("json: does not parse", "Expecting property name en")
+    ]
+
+
+def test_a_secret_a_format_shows_outside_any_message_is_caught(tmp_path, monkeypatch) -> None:
+    from svcconf.report import json_format, text_format
+
+    case = _secret_case()
+    real = json_format.as_dict
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("planted")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(text_format, "write", broken)  # the first format fails: the others are still checked
+    monkeypatch.setattr(json_format, "as_dict", lambda report: {**real(report), "input": case.data.decode()})  # the planted leak
+    failures = check_case(case)
+    assert [f.category for f in failures] == ["traceback", "secret"]
+    assert (failures[1].cause, case.markers[0] in failures[1].detail) == ("secret: shown in json outside any message", True)
 
 
 def test_the_suite_sweep_sends_long_durations_and_a_hang_in_their_parser_is_caught(tmp_path, monkeypatch) -> None:
