@@ -205,6 +205,16 @@ def test_coloured_text_marks_the_place_the_severity_the_rule_and_the_verdict(tmp
     assert clean == f"{GREEN}0 errors, 0 warnings in 1 file (1 document checked, 0 skipped){RESET}\n"
 
 
+def test_color_always_colours_a_report_file_even_where_no_color_is_set(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")  # the environment's default; the flag asks otherwise
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    result = run("validate", "--no-config", "--color", "always", "-o", "report.txt", "policy.yaml")
+    assert result.out == "" and (tmp_path / "report.txt").read_text().startswith(f"{BOLD}policy.yaml:4:12:{RESET} {BOLD_RED}error")
+    quiet = run("validate", "--no-config", "--color", "always", "-q", "policy.yaml").out  # no summary: no blank line for it
+    assert quiet.count("\n") == 2 and quiet.endswith(f'{RESET}rules[0].typo: unknown field "rules[0].typo"\n')
+
+
 def test_the_migrate_text_report_lists_edits_then_findings_then_counts(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "cron.yaml").write_text(CRONJOB)
