@@ -645,3 +645,15 @@ def test_a_new_baseline_is_never_created_through_a_dangling_symlink(project, tmp
     result = validate("--write-baseline", "baseline.json", "policy.yaml")
     assert result.code == 2 and "baseline.json: cannot write the baseline" in result.err
     assert not target.exists() and (project / "baseline.json").is_symlink()
+
+
+def test_a_stale_entry_is_the_baselines_own_test_case_in_junit(project) -> None:
+    import xml.etree.ElementTree as ET
+
+    (project / "policy.yaml").write_text(POLICY + "    typo: 1\n")
+    write_baseline("policy.yaml")
+    (project / "policy.yaml").write_text(POLICY)
+    out = run("validate", "--no-config", "-f", "junit", "--fail-on", "info", "--baseline", "baseline.json", "policy.yaml").out
+    cases = {case.get("name"): case for case in ET.fromstring(out.split("\n", 1)[1]).iter("testcase")}
+    assert set(cases) == {"policy.yaml", "baseline.json"}
+    assert cases["baseline.json"].find("failure").get("type") == "baseline-stale"
