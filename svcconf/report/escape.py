@@ -59,7 +59,7 @@ def _without_inline_commands(text: str, hash_escape: str) -> str:
 def file_name(name: str) -> str:
     """A file name as it may begin a line of output: escaped, and never the start of a workflow command."""
     shown = printable(name)
-    return "./" + shown if shown.lstrip(" ").startswith(WORKFLOW_COMMAND) else shown
+    return "./" + shown if shown.lstrip().startswith(WORKFLOW_COMMAND) else shown  # printable leaves no blank but the space
 
 
 def github_data(text: str) -> str:

@@ -39,7 +39,7 @@ def settings(report: Report) -> list[str]:
     return notes
 
 
-def closing_lines(report: Report, failures: bool, *, summary_line: bool = True) -> list[str]:
+def closing_lines(report: Report, failures: bool, *, summary_line: bool) -> list[str]:
     """The summary (unless --quiet), or for a run that failed, why (none when stderr says it): a failed run has no summary to give."""
     if not report.failures:
         return [summary(report)] if summary_line else []
