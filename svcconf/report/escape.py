@@ -35,7 +35,7 @@ def escape_char(char: str) -> str:
         return f"\\x{code:02x}"
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte of a file name (surrogateescape)
         return f"\\x{code - 0xDC00:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"  # pragma: no mutate - U+10000 is printable
 
 
 def printable(text: str) -> str:
