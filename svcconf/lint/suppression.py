@@ -80,7 +80,7 @@ def _on_line(line: str, number: int) -> list[Suppression]:
             if line.startswith("[", after):
                 if close < after:  # pragma: no mutate - never equal: line[after] is the `[`
                     close = line.find("]", after)
-                    close = len(line) if close < 0 else close
+                    close = len(line) if close < 0 else close  # pragma: no mutate - find gives -1 or a position past `[`
                 if close < len(line):
                     names = _names(line, after + 1, close)
                     # A reason may follow the list, after a space: `ignore[id]  legacy cluster`.
@@ -105,7 +105,7 @@ def _inside_scalars(text: str, positions: list[tuple[int, int]]) -> set[tuple[in
     pending = sorted(set(positions))
     inside: set[tuple[int, int]] = set()
     at = 0
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # pragma: no mutate - libyaml when built with it: faster, same tokens
     try:
         for token in yaml.scan(text, Loader=loader):
             start = (token.start_mark.line, token.start_mark.column)
