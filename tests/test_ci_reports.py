@@ -147,15 +147,21 @@ def _locations(log: dict) -> list[dict]:
     return [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in log["runs"][0]["results"]]
 
 
-def test_sarif_uris_are_relative_to_the_git_work_tree_from_any_folder(tmp_path, monkeypatch) -> None:
+def _work_tree(tmp_path: Path, monkeypatch) -> Path:
+    """A git work tree holding deploy/enc.yaml, with tools/ as the working directory."""
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "deploy").mkdir()
     (repo / "tools").mkdir()
     (repo / "deploy" / "enc.yaml").write_text(ENCRYPTION)
+    monkeypatch.chdir(repo / "tools")
+    return repo
+
+
+def test_sarif_uris_are_relative_to_the_git_work_tree_from_any_folder(tmp_path, monkeypatch) -> None:
+    repo = _work_tree(tmp_path, monkeypatch)
     outside = tmp_path / "elsewhere.yaml"
     outside.write_text(ENCRYPTION)
-    monkeypatch.chdir(repo / "tools")
     log = run("validate", "--no-config", "-f", "sarif", "../deploy/enc.yaml", str(repo / "deploy" / "enc.yaml"), str(outside)).json()
     inside = {"uri": "deploy/enc.yaml", "uriBaseId": "%SRCROOT%"}
     assert sorted(_locations(log), key=lambda location: location["uri"]) == [inside, inside, {"uri": outside.as_uri()}]
@@ -249,13 +255,8 @@ def test_sarif_names_stdin_by_its_placeholder(tmp_path, monkeypatch) -> None:
 
 
 def test_sarif_names_the_settings_applied_relative_to_the_work_tree_from_any_folder(tmp_path, monkeypatch) -> None:
-    repo = tmp_path / "repo"
-    (repo / ".git").mkdir(parents=True)
-    (repo / "deploy").mkdir()
-    (repo / "tools").mkdir()
-    (repo / "deploy" / "enc.yaml").write_text(ENCRYPTION)
+    repo = _work_tree(tmp_path, monkeypatch)
     (repo / ".svcconf.yaml").write_text("per-file-ignores: {}\n")
-    monkeypatch.chdir(repo / "tools")
     sarif_run = run("validate", "-f", "sarif", "../deploy/enc.yaml").json()["runs"][0]
     assert sarif_run["artifacts"] == [
         {"location": {"uri": ".svcconf.yaml", "uriBaseId": "%SRCROOT%"}, "roles": ["userSpecifiedConfiguration"]}
