@@ -288,10 +288,9 @@ def test_junit_counts_agree_with_its_cases_for_a_failed_run_with_an_excluded_fil
     error = cases["svcconf run"].find("error")
     assert (error.get("type"), error.get("message"), error.text) == ("svcconf-failed", "; ".join(reasons), "\n".join(reasons))
     # Below --fail-on: the two warnings are the file's output, one per line, not a failure.
-    assert [line.split(" [", 1)[1].split("]")[0] for line in cases["policy.yaml"].find("system-out").text.split("\n")] == [
-        "unknown-field",
-        "unknown-field",
-    ]
+    below = cases["policy.yaml"].find("system-out").text.split("\n")
+    assert len(below) == 2 and all(line.startswith("policy.yaml:") for line in below)  # one finding a line
+    assert [line.split(" [", 1)[1].split("]")[0] for line in below] == ["unknown-field", "unknown-field"]
     properties = {p.get("name"): p.get("value") for p in suite.find("properties").iter("property")}
     assert properties["excluded"] == "1"
     summary = run(*args, "policy.yaml", "skip.yaml").out.splitlines()[
