@@ -77,6 +77,9 @@ def test_migrate_on_a_terminal_shows_it_too(folder, monkeypatch) -> None:
 def test_no_bar_in_ci_with_quiet_or_on_a_dumb_terminal(folder, monkeypatch, setting, flag) -> None:
     if setting:
         monkeypatch.setenv(*setting)
+    # rich cannot be imported during the run: svcconf decides there is no bar before it would load it.
+    for name in [name for name in sys.modules if name == "rich" or name.startswith("rich.")] + ["rich"]:
+        monkeypatch.setitem(sys.modules, name, None)
     code, shown = _on_a_terminal(monkeypatch, "validate", "--no-config", *([flag] if flag else []), str(folder))
     assert code == 0 and "checking" not in shown and "/3" not in shown
 
@@ -117,6 +120,13 @@ def test_two_files_are_enough_for_a_bar(folder, monkeypatch) -> None:
     (folder / "policy0.yaml").unlink()
     code, shown = _on_a_terminal(monkeypatch, "validate", "--no-config", "-j", "1", str(folder))
     assert code == 0 and "2/2 files" in _bar_lines(shown)[-1]
+
+
+def test_no_bar_on_a_stream_without_a_descriptor_or_one_closed() -> None:
+    closed = io.StringIO()
+    closed.close()
+    assert progress.progress_for("checking", stream=closed) is None  # isatty() raises ValueError
+    assert progress.progress_for("checking", stream=object()) is None  # no isatty() at all
 
 
 def test_a_bar_closed_twice_gives_the_terminal_back_once(monkeypatch) -> None:

@@ -297,3 +297,27 @@ def test_junit_counts_agree_with_its_cases_for_a_failed_run_with_an_excluded_fil
         -1
     ]  # the same run without the missing files: the text report's summary
     assert suite.find("system-out").text == summary
+
+
+def test_statistics_written_to_a_file_say_why_the_run_failed(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    result = run("validate", "--no-config", "--statistics", "-o", "stats.txt", "policy.yaml", "missing.yaml")
+    assert result.code == 2
+    assert (tmp_path / "stats.txt").read_text().splitlines()[-1] == "svcconf: missing.yaml: no such file or folder"
+
+
+def test_json_never_holds_a_raw_delete_character() -> None:
+    text = json_text({"m": "a\x7fb"})
+    assert "\x7f" not in text and json.loads(text) == {"m": "a\x7fb"}
+
+
+def test_json_accepted_and_excluded_entries_are_one_line_each(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY.replace("typo: 1", "typo: 1  # svcconf: ignore[unknown-field]"))
+    (tmp_path / "skip.yaml").write_text(POLICY)
+    result = run("validate", "--no-config", "-f", "json", "--exclude", "skip.yaml", "policy.yaml", "skip.yaml")
+    report = result.json()
+    assert (len(report["accepted"]), len(report["excluded"])) == (1, 1)
+    one_line = [json.loads(line.strip().rstrip(",")) for line in result.out.splitlines() if line.startswith("    {")]
+    assert report["accepted"][0] in one_line and report["excluded"][0] in one_line

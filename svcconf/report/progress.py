@@ -17,7 +17,7 @@ DELAY = 1.0  # seconds a run goes on before a bar is worth showing
 FEWEST_FILES = 2  # one file has no "done of found" to show
 
 
-def watched(stream: TextIO, quiet: bool = False) -> bool:
+def watched(stream: TextIO, quiet: bool) -> bool:
     """Whether a bar may be shown on `stream`: a terminal, outside CI, without -q (and not on a dumb terminal)."""
     if quiet or os.environ.get("CI") or os.environ.get("TERM") == "dumb":
         return False
