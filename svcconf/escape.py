@@ -35,7 +35,7 @@ def escape_char(char: str) -> str:
         return f"\\x{code:02x}"
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte of a file name (surrogateescape)
         return f"\\x{code - 0xDC00:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"  # pragma: no mutate - U+10000 is printable
 
 
 def printable(text: str) -> str:
@@ -59,12 +59,12 @@ def _without_inline_commands(text: str, hash_escape: str) -> str:
 def file_name(name: str) -> str:
     """A file name as it may begin a line of output: escaped, and never the start of a workflow command."""
     shown = printable(name)
-    return "./" + shown if shown.lstrip(" ").startswith(WORKFLOW_COMMAND) else shown
+    return "./" + shown if shown.lstrip().startswith(WORKFLOW_COMMAND) else shown  # printable leaves no blank but the space
 
 
 def github_data(text: str) -> str:
-    """The message of a workflow command, escaped as GitHub's toolkit does (`%`, CR and LF) after `printable`."""
-    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message of a workflow command, escaped as GitHub's toolkit does: `%` (`printable` has left no CR or LF)."""
+    return printable(text).replace("%", "%25")
 
 
 def github_property(text: str) -> str:
@@ -76,17 +76,17 @@ def uri_reference(path: str) -> str:
     """A relative URI for a file: its real bytes percent-encoded (a POSIX backslash is a name character)."""
     from urllib.parse import quote
 
-    if os.sep != "/":
+    if os.sep != "/":  # pragma: no mutate block - Windows only
         path = path.replace(os.sep, "/")
-    return quote(os.fsencode(path.removeprefix("./")))
+    return quote(os.fsencode(path))
 
 
 def file_uri(path: str) -> str:
     """The `file:` URI of an absolute path, its real bytes percent-encoded."""
     from urllib.parse import quote
 
-    if os.sep != "/":
-        path = "/" + path.replace(os.sep, "/")  # a drive path: file:///C:/...
+    if os.sep != "/":  # pragma: no mutate block - Windows only: a drive path, file:///C:/...
+        path = "/" + path.replace(os.sep, "/")
     return "file://" + quote(os.fsencode(path))
 
 
@@ -148,7 +148,7 @@ def _json_escape(match: re.Match) -> str:
     code = ord(char)
     if 0xD800 <= code <= 0xDFFF:
         return "\\" + escape_char(char)  # a backslash, escaped for JSON, then xNN
-    if code >= 0x10000:
+    if code >= 0x10000:  # pragma: no mutate - U+10000 itself is printable: the boundary is never reached
         code -= 0x10000
         return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
     return f"\\u{code:04x}"

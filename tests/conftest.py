@@ -16,6 +16,10 @@ if "MUTANT_UNDER_TEST" in os.environ:  # under `mutmut run` (README: Development
     from mutmut.configuration import config as mutmut_config
 
     mutmut_config()
+    if os.environ["MUTANT_UNDER_TEST"] == "stats":
+        # Its first pass records which tests reach each function, in this process only (mutmut keeps its own copy of
+        # the mode): a child svcconf would try to record from its own working directory, find no pyproject.toml and fail.
+        del os.environ["MUTANT_UNDER_TEST"]
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"

@@ -19,7 +19,8 @@ SHOWN_PER_STEP = 10
 SHOWN_PER_JOB = 50
 
 
-def write(report: Report, stream: TextIO, *, color: bool = False, summary_line: bool = True) -> None:
+# render passes both options: their defaults are never used.
+def write(report: Report, stream: TextIO, *, color: bool = False, summary_line: bool = True) -> None:  # pragma: no mutate
     counts = dict.fromkeys(_LEVEL.values(), 0)
     for d in report.diagnostics:
         level = _LEVEL[d.severity]
@@ -32,7 +33,7 @@ def write(report: Report, stream: TextIO, *, color: bool = False, summary_line: 
     stream.writelines(f"::error title={github_property('svcconf failed')}::{github_data(failure)}\n" for failure in report.failures)
     counts["error"] += len(report.failures)
     # Plain lines, never commands: the summary starts with a count, the note with "svcconf".
-    stream.writelines(f"{line}\n" for line in closing_lines(report, failures=False, summary_line=summary_line))
+    stream.writelines(f"{line}\n" for line in closing_lines(report, failures=False, summary_line=summary_line))  # pragma: no mutate
     note = limit_note(counts)
     if note:
         stream.write(note + "\n")

@@ -61,5 +61,5 @@ def diagnostic_dict(d: Diagnostic) -> dict:
     }
 
 
-def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
+def write(report: Report, stream: TextIO, *, color: bool = False) -> None:  # pragma: no mutate - colour is for text; render passes it
     stream.write(json_text(as_dict(report), item_lists=("diagnostics", "accepted", "excluded")) + "\n")

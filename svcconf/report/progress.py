@@ -17,7 +17,7 @@ DELAY = 1.0  # seconds a run goes on before a bar is worth showing
 FEWEST_FILES = 2  # one file has no "done of found" to show
 
 
-def watched(stream: TextIO, quiet: bool = False) -> bool:
+def watched(stream: TextIO, quiet: bool) -> bool:
     """Whether a bar may be shown on `stream`: a terminal, outside CI, without -q (and not on a dumb terminal)."""
     if quiet or os.environ.get("CI") or os.environ.get("TERM") == "dumb":
         return False
@@ -35,21 +35,21 @@ class Progress:
         self.what = what  # "checking" or "migrating"
         self.started = time.monotonic()
         self._bar = None
-        self._task = None
+        self._task = None  # pragma: no mutate - set by _show before its first use
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None:
             if total < FEWEST_FILES or time.monotonic() - self.started < DELAY:
                 return
             self._show(total)
-        self._bar.update(self._task, completed=done, total=total)  # type: ignore[attr-defined]
+        self._bar.update(self._task, completed=done)  # type: ignore[attr-defined] - the files are all found before the first is done
 
     def _show(self, total: int) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        console = Console(file=self.stream, stderr=self.stream is sys.stderr, highlight=False)
-        columns = (TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TextColumn("files"), TimeElapsedColumn())
+        console = Console(file=self.stream)
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("files"), TimeElapsedColumn())
         # Not redirecting stdout: a report or a diff written there meanwhile must reach it byte for byte.
         self._bar = Progress(*columns, console=console, transient=True, redirect_stdout=False)
         self._task = self._bar.add_task(self.what, total=total)

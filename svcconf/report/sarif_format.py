@@ -145,7 +145,7 @@ def as_dict(report: Report, root: str | None = None) -> dict:
             }
         },
         "invocations": [_invocation(report, location_of)],
-        "originalUriBaseIds": {SOURCE_ROOT: {"uri": file_uri(root).rstrip("/") + "/"}},
+        "originalUriBaseIds": {SOURCE_ROOT: {"uri": file_uri(os.path.join(root, ""))}},  # a folder's URI ends with "/"
         "columnKind": "unicodeCodePoints",
         "results": results,
         "properties": {
@@ -163,5 +163,5 @@ def as_dict(report: Report, root: str | None = None) -> dict:
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def write(report: Report, stream: TextIO, *, color: bool = False) -> None:
+def write(report: Report, stream: TextIO, *, color: bool = False) -> None:  # pragma: no mutate - colour is for text; render passes it
     stream.write(json_text(as_dict(report), item_lists=("results",)) + "\n")

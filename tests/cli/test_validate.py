@@ -249,6 +249,8 @@ def test_target_version_and_domain_spelling(tmp_path) -> None:
         removed.json()["diagnostics"][0]["fix"]
         == "`svcconf migrate --write` rewrites it as audit.k8s.io/v1 Policy (only the apiVersion changes)"
     )
+    text = run("validate", "--no-config", "--api-domain", "example.com", str(path)).out.splitlines()[0]
+    assert text.endswith(f"(fix: {removed.json()['diagnostics'][0]['fix']})")  # the text report gives the fix too
     deprecated = run("validate", "--no-config", "-f", "json", "--api-domain", "example.com", "--target-version", "1.22", str(path))
     assert deprecated.rules() == [(1, 13, "warning", "deprecated-api-version", "apiVersion")]
 

@@ -41,7 +41,7 @@ def mismatches(expected: tuple[Expected, ...], found: dict[str, list[str]]) -> l
     for path in sorted(set(found) - want):
         problems.append(f"unexpected error at {path or '<document>'}: {found[path]}")
     for item in expected:
-        messages = found.get(item.path, [])
+        messages = found.get(item.path)
         if item.message and messages and not any(item.message in m for m in messages):
             problems.append(f"at {item.path}: expected message {item.message!r}, got {messages}")
     return problems

@@ -45,7 +45,9 @@ def test_upstream_messages_are_compared() -> None:
     # A case that names upstream's message fails when svcconf words the error otherwise.
     expected = (Expected("jwt[0].issuer.url", "URL scheme must be https"),)
     assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": URL scheme must be https']}) == []
-    assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": scheme is not https']}) != []
+    assert mismatches(expected, {"jwt[0].issuer.url": ['Invalid value: "http://x": scheme is not https']}) == [
+        "at jwt[0].issuer.url: expected message 'URL scheme must be https', got ['Invalid value: \"http://x\": scheme is not https']"
+    ]
 
 
 def _compared(monkeypatch, diagnostics: list) -> list:
@@ -58,6 +60,7 @@ def _compared(monkeypatch, diagnostics: list) -> list:
 
 def test_the_comparator_catches_a_missing_error(monkeypatch) -> None:
     assert mismatches((Expected("jwt[0].issuer.url"),), {}) == ["missing error at jwt[0].issuer.url"]
+    assert mismatches((Expected(""),), {}) == ["missing error at <document>"]  # an error of the document as a whole
     expecting = [(case, problems) for case, problems in _compared(monkeypatch, []) if verdict(case)]
     assert len(expecting) >= 100  # every case that expects an error fails when svcconf reports none
     assert [case.name for case, problems in expecting if not problems] == []

@@ -32,17 +32,17 @@ def _environment() -> dict[str, str]:  # pragma: no mutate block
 
 def _run(args: list, failures: list[Failure], label: str, cpu_limit: int = CPU_LIMIT, stdin=None) -> subprocess.CompletedProcess | None:
     def limit_cpu() -> None:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))  # pragma: no mutate - SIGXCPU, then SIGKILL a second on
 
     try:
         ran = subprocess.run(
             [sys.executable, "-m", "svcconf", *args],
             stdin=stdin,
             capture_output=True,
-            timeout=WALL_LIMIT,
+            timeout=WALL_LIMIT,  # pragma: no mutate - reached only by a child that waits (the planted tests fake it)
             env=_environment(),
-            preexec_fn=limit_cpu,
-            check=False,
+            preexec_fn=limit_cpu,  # pragma: no mutate - reached only by a child that spins (the planted tests fake it)
+            check=False,  # pragma: no mutate - the default, spelled out: an exit code is a result
         )
     except subprocess.TimeoutExpired:
         failures.append(Failure("hang", f"hang: process {label}", f"over {WALL_LIMIT} s without finishing"))
@@ -54,10 +54,10 @@ def _run(args: list, failures: list[Failure], label: str, cpu_limit: int = CPU_L
 
 
 def _crashed(ran: subprocess.CompletedProcess, label: str, failures: list[Failure]) -> None:
-    err = ran.stderr.decode("utf-8", "replace")
+    err = ran.stderr.decode("utf-8", "replace")  # pragma: no mutate - codec names ignore case
     if ran.returncode not in (0, 1, 2) or "Traceback" in err or "internal error" in err:
-        last = err.strip().rsplit("\n", 1)[-1]
-        kind = last.split("internal error: ", 1)[-1].split(":", 1)[0] if "internal error" in last else f"exit {ran.returncode}"
+        last = err.strip().rpartition("\n")[2]
+        kind = last.partition("internal error: ")[2].partition(":")[0] if "internal error: " in last else f"exit {ran.returncode}"
         failures.append(Failure("traceback", f"traceback: process {label} ({kind})", last[:200]))
 
 

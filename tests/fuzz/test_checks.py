@@ -91,6 +91,13 @@ MALFORMED = [
     ("gitlab", "[{", "gitlab: does not parse", "Expecting property name"),
     ("gitlab", '{"description": "x"}', "gitlab: not an array of issues", '\'{"description": "x"}\''),
     ("gitlab", '[{"description": "x", "location": {"path": "a.yaml"}}]', "gitlab: issue without path or line", '"path": "a.yaml"'),
+    ("gitlab", '[{"description": "x"}]', "gitlab: issue without path or line", '"description": "x"'),
+    (
+        "github",
+        "1 error, 0 warnings in 1 file\n::error file=a.yaml,line=1,col=1,title=t::m\n",
+        "github: line is not one escaped workflow command",
+        "'::error file=a.yaml",
+    ),
     ("gitlab", '[{"description": "x", "location": {"path": 1, "lines": {"begin": 1}}}]', "gitlab: issue without path or line", '"path": 1'),
     (
         "gitlab",
@@ -102,6 +109,8 @@ MALFORMED = [
 ]
 WELL_FORMED = [
     ("text", "a.yaml:1:1: error [x] y\n1 error, 0 warnings in 1 file\n"),
+    ("text", "X::y\n"),  # "::" that does not start the line, after spaces, starts no command
+    ("github", "X::y\n"),
     ("github", ""),
     ("json", '{"version": 1, "summary": {}, "diagnostics": [{"line": 1, "rule": "x"}]}'),
     ("junit", "<testsuites/>"),
@@ -135,6 +144,24 @@ def test_a_sarif_log_of_many_results_is_checked_at_both_ends() -> None:
         assert [cause for cause, _d in reports.check_sarif(json.dumps(log))] == ["sarif: schema: required at runs/N/results/N"]
 
 
+def test_a_long_sarif_log_is_checked_in_sample_its_first_and_last_150_results() -> None:
+    # The pure-Python schema validator takes ~0.5 ms a result: a long log's middle is left out, by design.
+    good = {"ruleId": "x", "message": {"text": "m"}, "level": "error"}
+    caught = {}
+    for broken in (149, 150, 1849, 1850):
+        results = [dict(good) for _ in range(2000)]
+        results[broken] = {"level": "error"}  # no message
+        log = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": results}]}
+        caught[broken] = bool(reports.check_sarif(json.dumps(log)))
+    assert caught == {149: True, 150: False, 1849: False, 1850: True}
+
+
+@pytest.mark.parametrize("log", ["[]", "{}", '{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": null}]}'])
+def test_a_sarif_log_of_the_wrong_shape_is_a_schema_problem_not_a_crash(log: str) -> None:
+    [(cause, _detail)] = reports.check_sarif(log)
+    assert cause.startswith("sarif: schema: ")
+
+
 def test_a_well_formed_github_line_passes() -> None:
     line = "::error file=a%3Ab%2Cc.yaml,line=3,col=7,title=svcconf wrong-type::[wrong-type] x: 50%25 done%0A::error::no\n"
     assert reports.check_github(line) == []
@@ -155,6 +182,27 @@ def test_a_busy_loop_is_stopped_and_charged_to_the_module_it_spins_in() -> None:
     with pytest.raises(Hang) as stopped, time_limit(0.5):
         render_path(itertools.repeat("a"))  # an endless path: the loop runs inside svcconf
     assert stopped.value.owner == "svcconf/model.py"
+
+
+def test_a_call_past_its_limit_is_a_hang_named_by_phase_and_place() -> None:
+    import itertools
+
+    from svcconf.model import render_path
+
+    from .checks import guarded
+
+    failures: list[Failure] = []
+    assert guarded("validate", lambda: render_path(itertools.repeat("a")), failures, 0.3) is None
+    [(category, cause, detail)] = failures
+    assert (category, cause) == ("hang", "hang: validate in svcconf/model.py")
+    assert detail.startswith("over 0.3 s; stopped in svcconf/model.py:")
+
+
+def test_migrate_may_take_40_cpu_seconds_a_megabyte_and_never_less_than_any_call() -> None:
+    from .checks import TIME_LIMIT, migrate_limit
+
+    assert migrate_limit(1_000_000) == 40.0 and migrate_limit(2_000_000) == 80.0
+    assert migrate_limit(100) == TIME_LIMIT
 
 
 def _case(data: bytes) -> Case:
@@ -178,7 +226,7 @@ profiles:
         weight: 2"""
 
 
-def _migrate_that(monkeypatch, damage) -> list[Failure]:
+def _migrate_that(monkeypatch, damage, data: bytes = OLD) -> list[Failure]:
     import svcconf.migrate
 
     real = svcconf.migrate.migrate_bytes
@@ -189,13 +237,49 @@ def _migrate_that(monkeypatch, damage) -> list[Failure]:
         return outcome
 
     monkeypatch.setattr(svcconf.migrate, "migrate_bytes", damaged)
-    return check_case(_case(OLD), full=False)
+    return check_case(_case(data), full=False)
 
 
 def test_a_migrate_that_touches_another_document_is_caught(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     failures = _migrate_that(monkeypatch, lambda _data, out: out and out.replace(b"name: keep", b"name: kept"))
     assert failures == [Failure("migrate-loss", "migrate-loss: bytes outside converted documents changed", "batch/v1beta1 CronJob")]
+
+
+def test_a_migrate_that_touches_the_first_byte_of_the_file_is_caught(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    first, second = OLD.split(b"---\n")
+    failures = _migrate_that(monkeypatch, lambda _data, out: out and b"A" + out[1:], data=second + b"---\n" + first)
+    assert failures == [Failure("migrate-loss", "migrate-loss: bytes outside converted documents changed", "batch/v1beta1 CronJob")]
+
+
+def test_a_migrate_whose_output_is_not_text_is_caught(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    failures = _migrate_that(monkeypatch, lambda _data, out: out and out + b"\xff\xfe")
+    assert Failure("migrate-loss", "migrate-loss: output is not readable text", "batch/v1beta1 CronJob") in failures
+
+
+def test_a_document_left_for_review_is_no_loss(tmp_path, monkeypatch) -> None:
+    # policy/v1beta1 PodDisruptionBudget with `selector: {}` (all pods) flips meaning in policy/v1: migrate asks for a review.
+    monkeypatch.chdir(tmp_path)
+    assert check_case(_case(b"apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nspec:\n  selector: {}\n"), full=False) == []
+
+
+def test_a_migrate_that_fails_when_run_again_is_caught(tmp_path, monkeypatch) -> None:
+    import svcconf.migrate
+
+    real, calls = svcconf.migrate.migrate_bytes, []
+
+    def second_fails(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyError("planted")
+        return real(*args, **kwargs)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(svcconf.migrate, "migrate_bytes", second_fails)
+    failures = check_case(_case(OLD), full=False)
+    assert [(f.category, f.detail.split(" (")[0]) for f in failures] == [("traceback", "migrate again: 'planted'")]
 
 
 def test_a_migrate_that_is_not_idempotent_is_caught(tmp_path, monkeypatch) -> None:
@@ -232,3 +316,37 @@ def test_a_faithful_migrate_after_two_byte_order_marks_is_not_a_loss(tmp_path, m
     output = migrate_bytes("x.yaml", data).output
     assert output.startswith(first + b"apiVersion: kubescheduler.config.k8s.io/v1\n") and output != data
     assert check_case(_case(data), full=False) == []
+
+
+def test_the_slowest_call_of_a_case_is_kept_with_its_phase(monkeypatch) -> None:
+    import time
+
+    from . import checks
+
+    def spin(seconds: float) -> None:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    monkeypatch.setattr(checks, "SLOWEST", [0.0, ""])
+    checks.guarded("validate", lambda: spin(0.05), [])
+    checks.guarded("render json", lambda: spin(0.0), [])
+    seconds, phase = checks.SLOWEST
+    assert phase == "validate" and 0.05 <= seconds < 5
+
+
+def test_a_seeds_first_line_flags_become_the_options_of_the_checks() -> None:
+    from .checks import options_for
+
+    args = ("--target-version", "1.29", "--fs-checks", "--unsafe", "-h", "--bootstrap", "join")
+    args += ("--service-account-issuer", "https://a", "--service-account-issuer", "https://b", "--field-validation", "Warn")
+    args += ("--api-domain", "example.com")
+    validate, migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), args))
+    assert (validate.target, validate.fs_checks, validate.bootstrap, validate.field_validation) == ((1, 29), True, "join", "Warn")
+    assert validate.service_account_issuers == ("https://a", "https://b")
+    assert (validate.api_domain, migrate.api_domain, migrate.target, migrate.unsafe) == ("example.com", "example.com", (1, 29), True)
+    plain, plain_migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ()))
+    assert (plain.target, plain.fs_checks, plain.service_account_issuers, plain_migrate.unsafe) == (None, False, (), False)
+    assert (plain.field_validation, plain.api_domain) == ("Strict", "k8s.io")
+    broken, _migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ("--target-version", "one", "--fs-checks")))
+    assert (broken.target, broken.fs_checks) == (None, False)  # a flag that does not parse: the defaults, all of them

@@ -41,7 +41,7 @@ def test_a_secret_shown_in_whole_or_in_part_is_caught(tmp_path, monkeypatch, sho
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(configs, "token_shown", lambda value: Masked(shown(value)))  # the planted bug
     failures = check_case(_secret_case())
-    assert ("secret", "secret: shown by [invalid-bootstrap-token]") in _causes(failures)
+    assert Failure("secret", "secret: shown by [invalid-bootstrap-token]", "validate") in failures
 
 
 def test_shown_secrets_are_found_from_8_characters_on() -> None:
@@ -92,9 +92,12 @@ def test_a_rule_that_raises_is_caught_as_an_internal_error(tmp_path, monkeypatch
     monkeypatch.setattr(rules, "rules_for", lambda *args: [*real(*args), broken])
     monkeypatch.setattr(document, "_run_rule", document._run_rule)  # restored after the test: the hook wraps it
     install_hooks()
+    install_hooks()  # a second call finds the hook in place: each error is recorded once
     failures = check_case(_case(INIT.format(token="abcdef.0123456789abcdef").encode()), full=False)
-    assert {f.category for f in failures} == {"internal-error"}
-    assert any("KeyError: 'planted'" in f.detail for f in failures)
+    [(category, cause, detail)] = failures
+    assert (category, cause.rpartition(".")[2]) == ("internal-error", "broken failed (KeyError)")
+    # Where the rule raised, and nothing from the rules that ran without fault.
+    assert detail.startswith("KeyError: 'planted' at ") and detail.count("KeyError") == 1
 
 
 def test_a_migrate_that_fails_inside_is_caught_as_an_internal_error(tmp_path, monkeypatch) -> None:
@@ -116,7 +119,26 @@ def test_a_report_format_that_writes_broken_json_is_caught(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(json_format, "write", lambda _report, stream, **_kwargs: stream.write('{"version": 1,'))
     failures = check_case(_case(OLD))
-    assert [f.cause for f in failures if f.category == "malformed-report"] == ["json: does not parse"]
+    assert [(f.cause, f.detail[:26]) for f in failures if f.category == "malformed-report"] == [
+        ("json: does not parse", "Expecting property name en")
+    ]
+
+
+def test_a_secret_a_format_shows_outside_any_message_is_caught(tmp_path, monkeypatch) -> None:
+    from svcconf.report import json_format, text_format
+
+    case = _secret_case()
+    real = json_format.as_dict
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("planted")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(text_format, "write", broken)  # the first format fails: the others are still checked
+    monkeypatch.setattr(json_format, "as_dict", lambda report: {**real(report), "input": case.data.decode()})  # the planted leak
+    failures = check_case(case)
+    assert [f.category for f in failures] == ["traceback", "secret"]
+    assert (failures[1].cause, case.markers[0] in failures[1].detail) == ("secret: shown in json outside any message", True)
 
 
 def test_the_suite_sweep_sends_long_durations_and_a_hang_in_their_parser_is_caught(tmp_path, monkeypatch) -> None:
@@ -171,7 +193,13 @@ def test_a_process_over_its_time_is_caught_as_a_hang(monkeypatch) -> None:
 
     from . import process
 
-    outcomes = iter([subprocess.CompletedProcess([], -signal.SIGXCPU), subprocess.TimeoutExpired("svcconf", 120)])
+    outcomes = iter(
+        [
+            subprocess.CompletedProcess([], -signal.SIGXCPU),  # over its CPU time: the soft limit's signal
+            subprocess.CompletedProcess([], -signal.SIGKILL),  # past the hard limit
+            subprocess.TimeoutExpired("svcconf", 120),  # waiting, not working
+        ]
+    )
 
     def ran(*_args, **_kwargs):
         outcome = next(outcomes)
@@ -181,9 +209,12 @@ def test_a_process_over_its_time_is_caught_as_a_hang(monkeypatch) -> None:
 
     monkeypatch.setattr(process.subprocess, "run", ran)
     failures: list[Failure] = []
-    assert process._run(["validate"], failures, "validate") is None
-    assert process._run(["validate"], failures, "validate") is None
-    assert [(f.category, f.cause) for f in failures] == [("hang", "hang: process validate")] * 2
+    for _outcome in range(3):
+        assert process._run(["validate"], failures, "validate") is None
+    assert [(f.category, f.cause) for f in failures] == [("hang", "hang: process validate")] * 3
+    assert [f.detail for f in failures] == [f"over {process.CPU_LIMIT} s of CPU time"] * 2 + [
+        f"over {process.WALL_LIMIT} s without finishing"
+    ]
 
 
 def test_a_file_a_process_was_not_asked_to_write_is_caught(tmp_path, monkeypatch) -> None:
@@ -237,7 +268,11 @@ def test_a_process_is_run_as_a_user_runs_svcconf(tmp_path, monkeypatch) -> None:
     ran = process._run(["validate", "--no-config", "-f", "json", "x.yaml", "missing.yaml"], failures, "validate")
     assert failures == [] and ran is not None
     assert ran.returncode == 2 and b"missing.yaml" in ran.stderr  # a non-zero exit is a result, not an exception
-    assert json.loads(ran.stdout)["summary"]["files"] == 1
+    report = json.loads(ran.stdout)
+    assert report["summary"]["files"] == 1 and report["diagnostics"] == []  # with the caller's domain it is unknown-api-version
+    with open("x.yaml", "rb") as stdin:  # what the campaign pipes in reaches the child
+        ran = process._run(["validate", "--no-config", "-f", "json", "--stdin-filename", "x.yaml", "-"], failures, "validate", stdin=stdin)
+    assert failures == [] and ran is not None and json.loads(ran.stdout)["summary"]["skipped"] == 1
 
 
 def test_the_last_line_of_a_crashed_process_names_the_failure() -> None:
@@ -246,8 +281,54 @@ def test_the_last_line_of_a_crashed_process_names_the_failure() -> None:
     from .process import _crashed
 
     failures: list[Failure] = []
-    stderr = b"x.yaml:1:1: error [y] z\nsvcconf: internal error: KeyError: 'k': in rule\n"
+    stderr = b"x.yaml:1:1: error [y] \xff\nnext\nsvcconf: internal error: KeyError: 'k': in rule\n"  # not UTF-8 throughout
     _crashed(subprocess.CompletedProcess([], 3, b"", stderr), "migrate --diff", failures)
     assert [(f.cause, f.detail) for f in failures] == [
         ("traceback: process migrate --diff (KeyError)", "svcconf: internal error: KeyError: 'k': in rule")
     ]
+
+
+@pytest.mark.parametrize("fails", ["always", "once"])
+def test_a_migrate_that_fails_deep_inside_is_placed_by_running_that_step_again(tmp_path, monkeypatch, fails: str) -> None:
+    from svcconf.migrate import engine
+
+    calls = []
+
+    def broken(*_args, **_kwargs):  # the planted bug, reached only with the case's own text and options
+        calls.append(1)
+        if fails == "always" or len(calls) == 1:
+            raise KeyError("planted | piped")  # a "|" of its own: cause and detail are split at the first one
+        return []
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine, "_splice", broken)
+    failures = check_case(_case(OLD), full=False)
+    if fails == "always":
+        assert [(f.category, f.cause, f.detail.split(" (")[0]) for f in failures] == [
+            ("internal-error", "internal-error: migrate KeyError in svcconf/migrate/engine.py:_edit", "'planted | piped'")
+        ]
+    else:  # a fault that does not come back is still reported, as one that could not be placed
+        assert [(f.category, f.cause, f.detail) for f in failures] == [("internal-error", "internal-error: migrate ?", "not raised again")]
+
+
+def test_migrate_gets_more_time_for_a_larger_input(tmp_path, monkeypatch) -> None:
+    import time
+
+    from svcconf import migrate
+
+    from . import checks
+
+    real = migrate.migrate_bytes
+
+    def slow(*args, **kwargs):  # linear but slow, like ruamel.yaml's writer on a large file
+        end = time.process_time() + 0.4
+        while time.process_time() < end:
+            pass
+        return real(*args, **kwargs)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(migrate, "migrate_bytes", slow)
+    monkeypatch.setattr(checks, "TIME_LIMIT", 0.2)
+    monkeypatch.setattr(checks, "MIGRATE_SECONDS_PER_MB", 10_000.0)  # the case's few hundred bytes earn a second or more
+    failures = check_case(_case(OLD), full=False)
+    assert [f for f in failures if f.category == "hang"] == []

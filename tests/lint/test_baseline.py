@@ -238,7 +238,7 @@ ENTRY = '{"file": "a.yaml", "rule": "invalid-value", "apiVersion": null, "kind":
     ("text", "says"),
     [
         ('{"svcconf-baseline": 1, "entries": [\n' + ENTRY + ",\n]}\n", "baseline.json:3:1: not a baseline: "),
-        ("[]", "baseline.json:1:1: not an svcconf baseline"),
+        ("[]", 'baseline.json:1:1: not an svcconf baseline: expected {"svcconf-baseline": 2, "entries": [...]}'),
         ('{"svcconf-baseline": 3, "entries": []}', "baseline version 3 is not one svcconf reads (it reads 1 or 2)"),
         ('{"svcconf-baseline": true, "entries": []}', "baseline version True is not one svcconf reads"),
         (
@@ -491,6 +491,8 @@ def _entries(*entries: str) -> str:
         ("1", "an entry is an object of file, rule, apiVersion, kind, path, value, count"),
         (ENTRY.replace(', "value": null', ""), "missing value"),
         (ENTRY.replace('"count": 1', '"count": 1, "note": "x"'), "unknown field 'note'"),
+        (ENTRY.replace(', "kind": null', "").replace(', "value": null', ""), "missing kind, value"),
+        (ENTRY.replace('"count": 1', '"count": 1, "note": "x", "by": "y"'), "unknown field 'note', 'by'"),
         (ENTRY.replace('"file": "a.yaml"', '"file": 1'), "file must be a string"),
         (ENTRY.replace('"apiVersion": null', '"apiVersion": 1'), "apiVersion must be a string or null"),
         (ENTRY.replace('"count": 1', '"count": "1"'), "count must be a whole number"),
@@ -547,3 +549,111 @@ def test_entries_are_written_sorted_by_file_then_rule_with_nulls_last(project) -
         ("a.yaml", "yaml-syntax", None),
         ("b.yaml", "invalid-value", "audit.k8s.io/v1"),
     ]
+
+
+# --------------------------------------------------------------------------- stale entries in detail
+
+
+def _stale(result) -> list[tuple[int, int, str]]:
+    return [(d["line"], d["column"], d["message"]) for d in result.json()["diagnostics"] if d["rule"] == "baseline-stale"]
+
+
+def test_a_stale_entry_says_whether_it_is_fixed_in_whole_or_in_part(project) -> None:
+    twice = POLICY.replace("level: Bogus", "level: Bad\n    nope: 1")
+    (project / "twice.yaml").write_text(twice + "---\n" + twice)  # two findings of one key: an entry that counts 2
+    (project / "broken.yaml").write_text("apiVersion: audit.k8s.io/v1\nkind: [\n")  # a finding without a field path
+    write_baseline("twice.yaml", "broken.yaml")
+    (project / "twice.yaml").write_text(twice + "---\n" + POLICY.replace("level: Bogus", "level: Bad"))
+    (project / "broken.yaml").write_text(CLEAN)
+    result = validate("--baseline", "baseline.json", "twice.yaml", "broken.yaml")
+    lines = (project / "baseline.json").read_text().splitlines()
+    at = {rule: next(n for n, text in enumerate(lines, 1) if f'"{rule}"' in text) for rule in ("yaml-syntax", "unknown-field")}
+    remove = "`svcconf validate --write-baseline baseline.json` removes it from the baseline"
+    assert result.code == 0 and _stale(result) == sorted(
+        [
+            (at["yaml-syntax"], 1, f"broken.yaml: yaml-syntax is fixed; {remove}"),
+            (at["unknown-field"], 1, f"twice.yaml: unknown-field at rules[1].nope is fixed in 1 of its 2 places; {remove}"),
+        ]
+    )
+
+
+def test_an_entry_of_a_selected_rule_is_stale_after_one_left_out_by_select(project) -> None:
+    (project / "policy.yaml").write_text(POLICY + "    typo: 1\n")  # invalid-value, then unknown-field
+    write_baseline("policy.yaml")
+    (project / "policy.yaml").write_text(POLICY)
+    result = validate("--baseline", "baseline.json", "--select", "unknown-field,baseline-stale", "policy.yaml")
+    assert [message.split(";")[0] for _line, _column, message in _stale(result)] == ["policy.yaml: unknown-field at rules[1].typo is fixed"]
+
+
+@pytest.mark.parametrize(
+    "ignores,stale",
+    [({"policy.yaml": ["unknown-field"]}, 0), ({"other.yaml": ["unknown-field"]}, 1), ({"baseline.json": ["baseline-stale"]}, 0)],
+)
+def test_per_file_ignores_decide_which_entries_can_be_stale(project, ignores: dict, stale: int) -> None:
+    (project / "policy.yaml").write_text(POLICY + "    typo: 1\n")
+    write_baseline("policy.yaml")
+    (project / "policy.yaml").write_text(POLICY)
+    (project / ".svcconf.yaml").write_text(json.dumps({"per-file-ignores": ignores}))
+    result = run("validate", "-f", "json", "--baseline", "baseline.json", "policy.yaml")
+    assert result.code == 0 and len(_stale(result)) == stale
+
+
+def test_an_empty_baseline_is_the_format_line_and_an_empty_list(project) -> None:
+    write_baseline("clean.yaml")
+    assert (project / "baseline.json").read_text() == '{"svcconf-baseline": 2, "entries": [\n]}\n'
+    assert validate("--baseline", "baseline.json", "clean.yaml").code == 0
+
+
+def test_entries_without_an_api_version_come_after_those_with_one(project) -> None:
+    from types import SimpleNamespace
+
+    from svcconf.model import Diagnostic, Severity
+
+    found = [
+        Diagnostic("policy.yaml", 1, 1, "unknown-field", Severity.ERROR, "x", ("a",)),
+        Diagnostic("policy.yaml", 2, 1, "unknown-field", Severity.ERROR, "x", ("a",), api_version="v1", kind="Policy"),
+    ]
+    baseline_module.write("baseline.json", SimpleNamespace(diagnostics=found))
+    assert [e["apiVersion"] for e in entries(project / "baseline.json")] == ["v1", None]
+
+
+def test_a_baseline_that_cannot_be_written_leaves_no_file_and_says_why(project, monkeypatch) -> None:
+    from svcconf.migrate import write as migrate_write
+
+    def refused(name, _data):
+        if not os.path.exists(name):
+            raise FileNotFoundError(name)
+        raise OSError("planted: the disk is full")
+
+    monkeypatch.setattr(migrate_write, "write_atomic", refused)
+    result = validate("--write-baseline", "baseline.json", "policy.yaml")
+    assert result.code == 2 and "baseline.json: cannot write the baseline: planted: the disk is full" in result.err
+    assert not (project / "baseline.json").exists()
+
+
+def test_an_invalid_entry_is_placed_in_a_baseline_of_any_layout(project) -> None:
+    compact = '\n{"entries":[' + ENTRY.replace(" ", "") + ",\n\n" + ENTRY.replace('"count": 1', '"count": 0') + '],"svcconf-baseline":1}'
+    (project / "baseline.json").write_text(compact, encoding="utf-8")
+    with pytest.raises(baseline_module.BaselineError) as refused:
+        baseline_module.load("baseline.json")
+    assert refused.value.problems == ["baseline.json:4: invalid baseline entry: count must be 1 or more"]
+
+
+def test_a_new_baseline_is_never_created_through_a_dangling_symlink(project, tmp_path_factory) -> None:
+    target = tmp_path_factory.mktemp("elsewhere") / "target.json"
+    (project / "baseline.json").symlink_to(target)
+    result = validate("--write-baseline", "baseline.json", "policy.yaml")
+    assert result.code == 2 and "baseline.json: cannot write the baseline" in result.err
+    assert not target.exists() and (project / "baseline.json").is_symlink()
+
+
+def test_a_stale_entry_is_the_baselines_own_test_case_in_junit(project) -> None:
+    import xml.etree.ElementTree as ET
+
+    (project / "policy.yaml").write_text(POLICY + "    typo: 1\n")
+    write_baseline("policy.yaml")
+    (project / "policy.yaml").write_text(POLICY)
+    out = run("validate", "--no-config", "-f", "junit", "--fail-on", "info", "--baseline", "baseline.json", "policy.yaml").out
+    cases = {case.get("name"): case for case in ET.fromstring(out.split("\n", 1)[1]).iter("testcase")}
+    assert set(cases) == {"policy.yaml", "baseline.json"}
+    assert cases["baseline.json"].find("failure").get("type") == "baseline-stale"

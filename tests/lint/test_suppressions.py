@@ -30,7 +30,7 @@ UNREACHABLE = (5, 5, "unreachable-audit-rule", "warning")
         "# svcconf: ignore unreachable-audit-rule",
         "# svcconf: ignore[]",
         "# svcconf: ignore[ , ]",
-        "# svcconf: ignore[unreachable-audit-rule]x",
+        "# svcconf: ignore[unreachable-audit-rule]X",
         "# svcconf: ignored",
         "# svcconf: ignore-files[unreachable-audit-rule]",
         "# svcconf: disable",
@@ -50,6 +50,7 @@ def test_a_near_miss_suppresses_nothing_and_is_an_error(comment: str) -> None:
         "#svcconf:ignore[unreachable-audit-rule]",
         "# svcconf:  ignore[ unreachable-audit-rule , unreachable-audit-rule ]",
         "# svcconf: ignore[unreachable-audit-rule]  kept until the policy is split",
+        "# svcconf: ignore[unreachable-audit-rule]  see [the ticket]",  # a `]` in the reason ends no list
         "# svcconf: ignore",
         "# svcconf: ignore   ",
         "# svcconf: ignore  # the whole line",
@@ -58,6 +59,11 @@ def test_a_near_miss_suppresses_nothing_and_is_an_error(comment: str) -> None:
 )
 def test_the_known_forms_still_suppress(comment: str) -> None:
     assert found("  " + comment) == []
+
+
+def test_a_suppression_right_after_a_malformed_one_on_its_line_still_counts() -> None:
+    at = len("  - level: None") + 3
+    assert found("  # svcconf: ignore[x]#svcconf: ignore[unreachable-audit-rule]") == [(5, at, "invalid-suppression", "error")]
 
 
 def test_a_malformed_suppression_on_a_line_of_its_own_covers_nothing() -> None:

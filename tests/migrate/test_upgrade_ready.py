@@ -157,6 +157,8 @@ def test_migrate_check_counts_the_converted_documents_and_their_errors(homelab: 
     assert [(d["line"], d["rule"], d["migrated"]) for d in verification] == [
         (5, "unknown-bootstrap-feature-gate", "kubeadm.k8s.io/v1beta4")
     ]
+    # One line per finding, as in the other lists of the report, for grep and diff.
+    assert '    {"file": ' in report.out.split('"verification": [', 1)[1]
 
 
 def test_a_clean_conversion_exits_0_and_says_it_is_clean(tmp_path: Path) -> None:
@@ -269,6 +271,8 @@ def test_an_upgrade_over_two_minor_releases_lists_the_hops(homelab: Path) -> Non
     assert "first served: kubeadm.k8s.io/v1beta4 (5 kinds)" in second
     hops = run("migrate", "--no-config", "-f", "json", "--from-version", "1.29", "--to-version", "1.31", str(homelab)).json()
     assert [(h["from"], h["to"]) for h in hops["summary"]["hops"]] == [("1.29", "1.30"), ("1.30", "1.31")]
+    assert f"  1.30 -> 1.31: {'; '.join(hops['summary']['hops'][1]['changes'])}" == second  # the text report's line, as data
+    assert hops["summary"]["to-version-from"] == "--to-version 1.31"
 
 
 def test_an_upgrade_of_one_minor_release_lists_no_hops(homelab: Path) -> None:

@@ -148,15 +148,21 @@ def _locations(log: dict) -> list[dict]:
     return [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in log["runs"][0]["results"]]
 
 
-def test_sarif_uris_are_relative_to_the_git_work_tree_from_any_folder(tmp_path, monkeypatch) -> None:
+def _work_tree(tmp_path: Path, monkeypatch) -> Path:
+    """A git work tree holding deploy/enc.yaml, with tools/ as the working directory."""
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "deploy").mkdir()
     (repo / "tools").mkdir()
     (repo / "deploy" / "enc.yaml").write_text(ENCRYPTION)
+    monkeypatch.chdir(repo / "tools")
+    return repo
+
+
+def test_sarif_uris_are_relative_to_the_git_work_tree_from_any_folder(tmp_path, monkeypatch) -> None:
+    repo = _work_tree(tmp_path, monkeypatch)
     outside = tmp_path / "elsewhere.yaml"
     outside.write_text(ENCRYPTION)
-    monkeypatch.chdir(repo / "tools")
     log = run("validate", "--no-config", "-f", "sarif", "../deploy/enc.yaml", str(repo / "deploy" / "enc.yaml"), str(outside)).json()
     inside = {"uri": "deploy/enc.yaml", "uriBaseId": "%SRCROOT%"}
     assert sorted(_locations(log), key=lambda location: location["uri"]) == [inside, inside, {"uri": outside.as_uri()}]
@@ -241,3 +247,45 @@ def test_the_sarif_level_test_catches_a_swapped_level(monkeypatch, severity: str
     monkeypatch.setitem(sarif_format._LEVEL, Severity.parse(severity), wrong)  # the planted bug
     with pytest.raises(AssertionError):
         test_sarif_levels_follow_each_findings_severity()
+
+
+def test_sarif_names_stdin_by_its_placeholder(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    log = run("validate", "--no-config", "-f", "sarif", "-", stdin=ENCRYPTION.encode()).json()
+    assert {location["uri"] for location in _locations(log)} == {"%3Cstdin%3E"}  # "<stdin>", percent-encoded
+
+
+def test_sarif_names_the_settings_applied_relative_to_the_work_tree_from_any_folder(tmp_path, monkeypatch) -> None:
+    repo = _work_tree(tmp_path, monkeypatch)
+    (repo / ".svcconf.yaml").write_text("per-file-ignores: {}\n")
+    sarif_run = run("validate", "-f", "sarif", "../deploy/enc.yaml").json()["runs"][0]
+    assert sarif_run["artifacts"] == [
+        {"location": {"uri": ".svcconf.yaml", "uriBaseId": "%SRCROOT%"}, "roles": ["userSpecifiedConfiguration"]}
+    ]
+
+
+def test_sarif_keeps_the_fix_and_the_migrated_version_of_a_finding_outside_any_document() -> None:
+    from svcconf.lint.result import Report
+    from svcconf.model import Diagnostic, Severity
+    from svcconf.report.sarif_format import as_dict
+
+    report = Report(files=1)
+    report.diagnostics = [Diagnostic("a.yaml", 1, 1, "yaml-syntax", Severity.ERROR, "m", fix="close the list", migrated="v1")]
+    [result] = as_dict(report, root=os.getcwd())["runs"][0]["results"]
+    assert result["properties"] == {"fix": "close the list", "migrated": "v1"}
+
+
+def test_sarif_describes_a_rule_without_documentation_by_its_id_as_an_error() -> None:
+    from svcconf.lint.result import Report
+    from svcconf.model import Diagnostic, Severity
+    from svcconf.report.sarif_format import as_dict
+
+    report = Report(files=1)
+    report.diagnostics = [Diagnostic("a.yaml", 1, 1, "undocumented-rule", Severity.WARNING, "m")]
+    [rule] = as_dict(report, root=os.getcwd())["runs"][0]["tool"]["driver"]["rules"]
+    assert rule == {
+        "id": "undocumented-rule",
+        "name": "UndocumentedRule",
+        "shortDescription": {"text": "undocumented-rule"},
+        "defaultConfiguration": {"level": "error"},
+    }

@@ -30,6 +30,14 @@ def test_json_writes_an_undecodable_file_name_byte_as_the_text_xnn() -> None:
     assert json.loads(json_text({"file": "a\udcffb\udc80"})) == {"file": "a\\xffb\\x80"}
 
 
+def test_json_shows_any_lone_surrogate_as_text_and_keeps_private_use_characters() -> None:
+    # A JSON input's "\\ud800" escape gives a lone surrogate, which no UTF-8 output can carry: it is shown as text, first
+    # and last of the range alike; U+E000, just past it, is a character and stays one.
+    text = json_text({"m": "\ud800 \udfff \ue000"})
+    text.encode("utf-8")  # strict: no lone surrogate written
+    assert json.loads(text) == {"m": "\\ud800 \\udfff \ue000"}
+
+
 def _three_files(folder: Path) -> list[str]:
     (folder / "cron.yaml").write_text(CRONJOB)
     (folder / "pdb.yaml").write_text(PDB + "---\n" + PDB)
@@ -38,12 +46,14 @@ def _three_files(folder: Path) -> list[str]:
 
 
 def test_the_migrate_json_summary_counts_changed_files_and_each_severity(tmp_path) -> None:
-    result = run("migrate", "--no-config", "--format", "json", *_three_files(tmp_path))
+    files = _three_files(tmp_path)
+    (tmp_path / "pdb.yaml").write_text("---\n".join([PDB] * 3))  # more warnings than findings of other severities
+    result = run("migrate", "--no-config", "--format", "json", *files)
     summary = result.json()["summary"]
-    assert (summary["files"], summary["documents"], summary["changed"]) == (3, 3, 1)
-    assert (summary["errors"], summary["warnings"], summary["infos"]) == (1, 2, 1)
+    assert (summary["files"], summary["documents"], summary["changed"]) == (3, 4, 1)
+    assert (summary["errors"], summary["warnings"], summary["infos"]) == (1, 3, 1)
     # One line per finding and per edit, for grep and diff.
-    assert [line.lstrip()[:9] for line in result.out.splitlines() if line.startswith('    {"file"')] == ['{"file": '] * 5
+    assert [line.lstrip()[:9] for line in result.out.splitlines() if line.startswith('    {"file"')] == ['{"file": '] * 6
 
 
 def test_migrate_says_why_it_exits_1(tmp_path) -> None:
@@ -136,8 +146,9 @@ def test_json_statistics_hold_the_version_the_summary_the_configuration_and_the_
     monkeypatch.chdir(tmp_path)
     (tmp_path / "policy.yaml").write_text(POLICY + "---\n" + POLICY.replace("typo", "other"))
     (tmp_path / ".svcconf.yaml").write_text("fail-on: error\n")
-    report = run("validate", "-f", "json", "--statistics", "policy.yaml", "missing.yaml").json()
-    assert (report["version"], report["config"], report["error"]) == (1, ".svcconf.yaml", "missing.yaml: no such file or folder")
+    report = run("validate", "-f", "json", "--statistics", "policy.yaml", "missing.yaml", "gone.yaml").json()
+    reasons = "missing.yaml: no such file or folder; gone.yaml: no such file or folder"
+    assert (report["version"], report["config"], report["baseline"], report["error"]) == (1, ".svcconf.yaml", None, reasons)
     assert report["summary"]["files"] == 1
     # Most frequent first, then by rule id; a rule at two severities has a row each, the more severe first.
     assert [(s["rule"], s["severity"], s["count"]) for s in report["statistics"]] == [
@@ -146,6 +157,8 @@ def test_json_statistics_hold_the_version_the_summary_the_configuration_and_the_
     ]
     report = run("validate", "-f", "json", "--statistics", "--field-validation", "Warn", "policy.yaml").json()
     assert "error" not in report
+    assert run("validate", "--write-baseline", "baseline.json", "policy.yaml").code == 0
+    assert run("validate", "-f", "json", "--statistics", "--baseline", "baseline.json", "policy.yaml").json()["baseline"] == "baseline.json"
 
 
 def test_sarif_results_carry_the_field_path_the_document_and_the_fix(tmp_path, monkeypatch) -> None:
@@ -190,6 +203,16 @@ def test_coloured_text_marks_the_place_the_severity_the_rule_and_the_verdict(tmp
     assert warned[-1] == f"{YELLOW}0 errors, 1 warning in 1 file (1 document checked, 0 skipped){RESET}"
     clean = run("validate", "--no-config", "--color", "always", "clean.yaml").out
     assert clean == f"{GREEN}0 errors, 0 warnings in 1 file (1 document checked, 0 skipped){RESET}\n"
+
+
+def test_color_always_colours_a_report_file_even_where_no_color_is_set(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")  # the environment's default; the flag asks otherwise
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    result = run("validate", "--no-config", "--color", "always", "-o", "report.txt", "policy.yaml")
+    assert result.out == "" and (tmp_path / "report.txt").read_text().startswith(f"{BOLD}policy.yaml:4:12:{RESET} {BOLD_RED}error")
+    quiet = run("validate", "--no-config", "--color", "always", "-q", "policy.yaml").out  # no summary: no blank line for it
+    assert quiet.count("\n") == 2 and quiet.endswith(f'{RESET}rules[0].typo: unknown field "rules[0].typo"\n')
 
 
 def test_the_migrate_text_report_lists_edits_then_findings_then_counts(tmp_path, monkeypatch) -> None:
@@ -239,3 +262,62 @@ def test_suppressions_are_comments_only_and_each_name_is_placed(tmp_path, monkey
         (6, 5, "unreachable-audit-rule", "rules[1]"),
         (6, 12, "invalid-value", "rules[1].level"),
     ]
+
+
+def test_junit_counts_agree_with_its_cases_for_a_failed_run_with_an_excluded_file(tmp_path, monkeypatch) -> None:
+    """CI readers (Jenkins, GitLab) count test cases by element: the suite's totals must match them."""
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY.replace("typo: 1", "typo: 1\n    other: 2"))
+    (tmp_path / "skip.yaml").write_text(POLICY)
+    args = ("validate", "--no-config", "--exclude", "skip.yaml", "--fail-on", "error", "--field-validation", "Warn")
+    result = run(*args, "-f", "junit", "policy.yaml", "skip.yaml", "missing.yaml", "gone.yaml")
+    assert result.code == 2
+    header, xml = result.out.split("\n", 1)
+    assert header == '<?xml version="1.0" encoding="UTF-8"?>'
+    [suite] = ET.fromstring(xml)
+    cases = {case.get("name"): case for case in suite.findall("testcase")}
+    assert set(cases) == {"policy.yaml", "skip.yaml", "svcconf run"} and {c.get("classname") for c in cases.values()} == {"svcconf"}
+    assert suite.get("tests") == "3"
+    assert suite.get("failures") == str(len(list(suite.iter("failure")))) == "1"
+    assert suite.get("errors") == str(len(list(suite.iter("error")))) == "1"
+    assert suite.get("skipped") == str(len(list(suite.iter("skipped")))) == "1"
+    assert cases["skip.yaml"].find("skipped").get("message") == "excluded by 'skip.yaml' (--exclude)"
+    reasons = ["missing.yaml: no such file or folder", "gone.yaml: no such file or folder"]
+    error = cases["svcconf run"].find("error")
+    assert (error.get("type"), error.get("message"), error.text) == ("svcconf-failed", "; ".join(reasons), "\n".join(reasons))
+    # Below --fail-on: the two warnings are the file's output, one per line, not a failure.
+    below = cases["policy.yaml"].find("system-out").text.split("\n")
+    assert len(below) == 2 and all(line.startswith("policy.yaml:") for line in below)  # one finding a line
+    assert [line.split(" [", 1)[1].split("]")[0] for line in below] == ["unknown-field", "unknown-field"]
+    properties = {p.get("name"): p.get("value") for p in suite.find("properties").iter("property")}
+    assert properties["excluded"] == "1"
+    summary = run(*args, "policy.yaml", "skip.yaml").out.splitlines()[
+        -1
+    ]  # the same run without the missing files: the text report's summary
+    assert suite.find("system-out").text == summary
+
+
+def test_statistics_written_to_a_file_say_why_the_run_failed(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    result = run("validate", "--no-config", "--statistics", "-o", "stats.txt", "policy.yaml", "missing.yaml")
+    assert result.code == 2
+    assert (tmp_path / "stats.txt").read_text().splitlines()[-1] == "svcconf: missing.yaml: no such file or folder"
+
+
+def test_json_never_holds_a_raw_delete_character() -> None:
+    text = json_text({"m": "a\x7fb"})
+    assert "\x7f" not in text and json.loads(text) == {"m": "a\x7fb"}
+
+
+def test_json_accepted_and_excluded_entries_are_one_line_each(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY.replace("typo: 1", "typo: 1  # svcconf: ignore[unknown-field]"))
+    (tmp_path / "skip.yaml").write_text(POLICY)
+    result = run("validate", "--no-config", "-f", "json", "--exclude", "skip.yaml", "policy.yaml", "skip.yaml")
+    report = result.json()
+    assert (len(report["accepted"]), len(report["excluded"])) == (1, 1)
+    one_line = [json.loads(line.strip().rstrip(",")) for line in result.out.splitlines() if line.startswith("    {")]
+    assert report["accepted"][0] in one_line and report["excluded"][0] in one_line

@@ -304,3 +304,20 @@ def test_migrate_passes_an_excluded_buffer_through_unchanged(repository) -> None
     result = run("migrate", "--stdin-filename", name, "-", stdin=REMOVED_INGRESS.encode())
     assert (result.code, result.out) == (0, REMOVED_INGRESS)
     assert "->" not in result.err
+
+
+def test_the_annotation_of_a_failed_run_counts_towards_githubs_limit(tmp_path) -> None:
+    path = tmp_path / "enc.yaml"
+    path.write_text(_encryption_with_keys(10))
+    result = run("validate", "--no-config", "-f", "github", str(path), str(tmp_path / "missing.yaml"))
+    assert result.code == 2 and result.out.splitlines()[-1].startswith("svcconf: 11 errors: GitHub shows at most 10")
+
+
+def test_a_github_annotation_without_a_field_path_is_the_rule_then_the_message(tmp_path) -> None:
+    (tmp_path / "broken.yaml").write_text("apiVersion: audit.k8s.io/v1\nkind: [\n")
+    [annotation] = [
+        line
+        for line in run("validate", "--no-config", "-f", "github", str(tmp_path / "broken.yaml")).out.splitlines()
+        if line.startswith("::")
+    ]
+    assert annotation.split("::")[2].startswith("[yaml-syntax] while parsing")

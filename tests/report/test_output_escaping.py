@@ -230,6 +230,8 @@ def test_explain_claims_escapes_what_the_config_says(tmp_path) -> None:
         ("\x1b[31m", "\\x1b[31m"),
         ("\x7f", "\\x7f"),
         ("\x85\u00a0", "\\u0085\\u00a0"),
+        ("\x80", "\\u0080"),  # the first character past ASCII, a control
+        ("\udc7f\udd00", "\\udc7f\\udd00"),  # lone surrogates just outside the undecodable bytes (from a JSON escape)
         ("\u202e\u2028\ufeff", "\\u202e\\u2028\\ufeff"),
         ("\U000e0041", "\\U000e0041"),
         # An undecodable byte of a file name is shown as that byte.

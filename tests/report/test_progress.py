@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 
 import pytest
@@ -76,6 +77,9 @@ def test_migrate_on_a_terminal_shows_it_too(folder, monkeypatch) -> None:
 def test_no_bar_in_ci_with_quiet_or_on_a_dumb_terminal(folder, monkeypatch, setting, flag) -> None:
     if setting:
         monkeypatch.setenv(*setting)
+    # rich cannot be imported during the run: svcconf decides there is no bar before it would load it.
+    for name in [name for name in sys.modules if name == "rich" or name.startswith("rich.")] + ["rich"]:
+        monkeypatch.setitem(sys.modules, name, None)
     code, shown = _on_a_terminal(monkeypatch, "validate", "--no-config", *([flag] if flag else []), str(folder))
     assert code == 0 and "checking" not in shown and "/3" not in shown
 
@@ -97,3 +101,42 @@ def test_a_short_run_shows_nothing(folder, monkeypatch) -> None:
     monkeypatch.setattr(progress, "DELAY", 3600.0)
     code, shown = _on_a_terminal(monkeypatch, "validate", "--no-config", str(folder))
     assert (code, shown) == (0, "")
+
+
+def _bar_lines(shown: str) -> list[str]:
+    """The states of the bar as a terminal draws them, without colours (each state starts at the line's start)."""
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    return [state for state in re.split(r"[\r\n]+", plain) if state]
+
+
+def test_the_bar_counts_files_and_is_erased_when_the_run_ends(folder, monkeypatch) -> None:
+    code, shown = _on_a_terminal(monkeypatch, "validate", "--no-config", "-j", "1", str(folder))
+    assert code == 0
+    assert re.fullmatch(rf"checking ━+ {FILES}/{FILES} files \d+:\d\d:\d\d", _bar_lines(shown)[-1])
+    assert shown.endswith("\x1b[2K")  # transient: the terminal's last act erases the bar's line
+
+
+def test_two_files_are_enough_for_a_bar(folder, monkeypatch) -> None:
+    (folder / "policy0.yaml").unlink()
+    code, shown = _on_a_terminal(monkeypatch, "validate", "--no-config", "-j", "1", str(folder))
+    assert code == 0 and "2/2 files" in _bar_lines(shown)[-1]
+
+
+def test_no_bar_on_a_stream_without_a_descriptor_or_one_closed() -> None:
+    closed = io.StringIO()
+    closed.close()
+    assert progress.progress_for("checking", stream=closed) is None  # isatty() raises ValueError
+    assert progress.progress_for("checking", stream=object()) is None  # no isatty() at all
+
+
+def test_a_bar_closed_twice_gives_the_terminal_back_once(monkeypatch) -> None:
+    # close runs when the command ends and again at exit (atexit): the second call must find nothing to stop.
+    main_end, terminal_end = os.openpty()
+    with os.fdopen(terminal_end, "w", encoding="utf-8") as terminal:
+        monkeypatch.setattr(progress, "DELAY", 0.0)
+        bar = progress.Progress(terminal, "checking")
+        bar(1, 2)
+        bar.close()
+        bar.close()
+    os.close(main_end)
+    assert bar._bar is None

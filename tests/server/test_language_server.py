@@ -34,6 +34,7 @@ async def client(lsp_client: LanguageClient):
     def register(params: lsp.RegistrationParams) -> None:
         REGISTERED.extend(params.registrations)
 
+    REGISTERED.clear()  # what this session's server registered, not an earlier one's in the same process
     await lsp_client.initialize_session(lsp.InitializeParams(capabilities=CAPABILITIES))
     yield
     await lsp_client.shutdown_session()
