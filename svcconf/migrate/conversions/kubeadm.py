@@ -83,6 +83,12 @@ def _cluster_timeout(ctx: Context):
     """(value, comment, gap) of ClusterConfiguration apiServer.timeoutForControlPlane in this file, if it moves."""
     if "timeoutForControlPlane" in ctx.stash:
         return ctx.stash["timeoutForControlPlane"]
+    if "timeoutForControlPlane read" not in ctx.stash:  # read once per file: a file of n documents would cost n * n
+        ctx.stash["timeoutForControlPlane read"] = _read_cluster_timeout(ctx)
+    return ctx.stash["timeoutForControlPlane read"]
+
+
+def _read_cluster_timeout(ctx: Context):
     for sibling in ctx.siblings:
         api_server = get(sibling.data, "apiServer")
         if sibling.kind == "ClusterConfiguration" and isinstance(api_server, dict) and "timeoutForControlPlane" in api_server:

@@ -61,12 +61,16 @@ def _field(doc: dict, path: tuple) -> object:
     return doc.get(path[-1], MISSING)
 
 
-def config_overrides(line: CommandLine, ctx: Context) -> Iterator[Finding]:
-    configs = [
+def _kubelet_configurations(siblings: list) -> list[dict]:
+    return [
         doc
-        for doc in ctx.siblings
+        for doc in siblings
         if isinstance(doc, dict) and isinstance(doc.get("kind"), str) and Naming.kind(doc["kind"]) == "KubeletConfiguration"
     ]
+
+
+def config_overrides(line: CommandLine, ctx: Context) -> Iterator[Finding]:
+    configs = ctx.siblings.derived(("kubelet-configurations",), lambda: _kubelet_configurations(ctx.siblings))
     if not configs:
         return
     for arg in merged(line.args).values():
