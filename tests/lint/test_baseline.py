@@ -618,14 +618,14 @@ def test_entries_without_an_api_version_come_after_those_with_one(project) -> No
 
 
 def test_a_baseline_that_cannot_be_written_leaves_no_file_and_says_why(project, monkeypatch) -> None:
-    from svcconf.migrate import write as migrate_write
+    from svcconf.load import atomic
 
     def refused(name, _data):
         if not os.path.exists(name):
             raise FileNotFoundError(name)
         raise OSError("planted: the disk is full")
 
-    monkeypatch.setattr(migrate_write, "write_atomic", refused)
+    monkeypatch.setattr(atomic, "write_atomic", refused)
     result = validate("--write-baseline", "baseline.json", "policy.yaml")
     assert result.code == 2 and "baseline.json: cannot write the baseline: planted: the disk is full" in result.err
     assert not (project / "baseline.json").exists()
