@@ -281,8 +281,7 @@ def apply(report: Report, baseline: Baseline) -> None:
         if not left[key] or name is None:
             continue
         # A rule that --select, ignore or per-file-ignores leaves out could not have matched.
-        rule = key[1]
-        stand_in = Diagnostic(name, 1, 1, rule, Severity.INFO, "")  # pragma: no mutate - configure reads its rule alone
+        stand_in = Diagnostic(name, 1, 1, key[1], Severity.INFO, "")  # pragma: no mutate - configure reads its rule alone
         if not configure([stand_in], name, report.options):
             continue
         fixed = "is fixed" if left[key] == count else f"is fixed in {left[key]} of its {count} places"
