@@ -11,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-if "MUTANT_UNDER_TEST" in os.environ:  # under `mutmut run` (README: Development)
+UNDER_MUTMUT = "MUTANT_UNDER_TEST" in os.environ  # under `mutmut run` (README: Development), in its copy of the tree
+if UNDER_MUTMUT:
     # Its trampolines read pyproject.toml from the working directory at first use; a test may have moved it by then.
     from mutmut.configuration import config as mutmut_config
 

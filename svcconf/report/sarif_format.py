@@ -91,12 +91,10 @@ def _result(d, index: dict[str, int], location_of) -> dict:
         "message": {"text": f"{d.path_text}: {d.message}" if d.path_text else d.message},
         "locations": [location],
     }
-    if d.document is not None:
-        result["properties"] = {"document": d.document, "apiVersion": d.api_version, "kind": d.kind}
-    if d.fix:
-        result.setdefault("properties", {})["fix"] = d.fix
-    if d.migrated:
-        result.setdefault("properties", {})["migrated"] = d.migrated
+    properties = {"document": d.document, "apiVersion": d.api_version, "kind": d.kind} if d.document is not None else {}
+    properties.update((name, value) for name, value in (("fix", d.fix), ("migrated", d.migrated)) if value)
+    if properties:
+        result["properties"] = properties
     return result
 
 

@@ -146,10 +146,12 @@ def check_validate(case: Case, options, failures: list[Failure], formats: tuple[
         return None
     for d in report.diagnostics:
         if d.rule == "internal-error":
-            cause = d.message.split(";", 1)[0].removesuffix(". Other checks ran")
+            cause = d.message.split(";", 1)[0]
             failures.append(Failure("internal-error", f"internal-error: {cause}", "; ".join(RULE_ERRORS) or d.message))
     if case.markers:
-        shown = sorted({d.rule for d in report.diagnostics if reports.shows_secret(f"{d.message} {d.fix or ''}", case.markers)})
+        shown = sorted(
+            {d.rule for d in report.diagnostics if any(reports.shows_secret(text, case.markers) for text in (d.message, d.fix) if text)}
+        )
         for rule in shown:
             failures.append(Failure("secret", f"secret: shown by [{rule}]", "validate"))
     for fmt in formats:

@@ -350,3 +350,99 @@ def test_a_seeds_first_line_flags_become_the_options_of_the_checks() -> None:
     assert (plain.field_validation, plain.api_domain) == ("Strict", "k8s.io")
     broken, _migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ("--target-version", "one", "--fs-checks")))
     assert (broken.target, broken.fs_checks) == (None, False)  # a flag that does not parse: the defaults, all of them
+
+
+def test_a_flag_beside_no_target_release_is_kept() -> None:
+    from .checks import options_for
+
+    validate, migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ("--fs-checks", "--unsafe")))
+    assert (validate.target, validate.fs_checks, migrate.unsafe) == (None, True, True)
+
+
+def test_a_case_whose_flags_do_not_parse_gets_the_defaults_not_the_campaigns_command_line(monkeypatch) -> None:
+    from .checks import options_for
+
+    monkeypatch.setattr("sys.argv", ["fuzz", "--fs-checks", "--unsafe", "--field-validation", "Warn"])
+    validate, migrate = options_for(Case(0, "s", (), b"x.yaml", b"", (), ("--target-version", "one")))
+    assert (validate.fs_checks, validate.field_validation, migrate.unsafe) == (False, "Strict", False)
+
+
+INGRESS_THEN_CRONJOB = (
+    OLD.split(b"---\n")[0].replace(b"batch/v1beta1\nkind: CronJob", b"extensions/v1beta1\nkind: Ingress") + b"---\n" + OLD
+)
+
+
+def test_a_case_migrates_to_its_seeds_release_and_a_document_that_release_keeps_must_stay(tmp_path, monkeypatch) -> None:
+    # At 1.22 extensions/v1beta1 Ingress is gone and batch/v1beta1 CronJob still served (until 1.25): only the
+    # Ingress converts, so the CronJob's bytes must stay, and migrating the output again changes nothing.
+    monkeypatch.chdir(tmp_path)
+    case = _case(INGRESS_THEN_CRONJOB)._replace(args=("--target-version", "1.22"))
+    assert check_case(case, full=False) == []
+    import svcconf.migrate
+
+    real = svcconf.migrate.migrate_bytes
+
+    def damaged(name, data, options=None):  # the planted bug: the CronJob's name changes, converted or not
+        outcome = real(name, data, options)
+        outcome.output = outcome.output and outcome.output.replace(b"name: nightly", b"name: nightlz")
+        return outcome
+
+    monkeypatch.setattr(svcconf.migrate, "migrate_bytes", damaged)
+    assert check_case(case, full=False) == [
+        Failure("migrate-loss", "migrate-loss: bytes outside converted documents changed", "extensions/v1beta1 Ingress")
+    ]
+
+
+def test_each_conversion_is_named_in_a_loss_and_a_change_without_one_says_so(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    again = "migrate-loss: migrating the output changes it again"
+    failures = _migrate_that(monkeypatch, lambda data, out: (out or data) + b"# again\n", data=INGRESS_THEN_CRONJOB)
+    assert Failure("migrate-loss", again, "batch/v1beta1 CronJob, extensions/v1beta1 Ingress") in failures
+    clean = OLD.split(b"---\n")[1]  # a ConfigMap: nothing to convert, yet the planted bug changes the file
+    assert Failure("migrate-loss", again, "no edit") in _migrate_that(
+        monkeypatch, lambda data, out: (out or data) + b"# again\n", data=clean
+    )
+
+
+def test_a_migrate_that_raises_is_a_traceback_of_the_migrate_phase(tmp_path, monkeypatch) -> None:
+    import svcconf.migrate
+
+    def broken(*_args, **_kwargs):
+        raise KeyError("planted")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(svcconf.migrate, "migrate_bytes", broken)
+    failures = check_case(_case(OLD), full=False)
+    assert [(f.category, f.detail.split(" (")[0]) for f in failures] == [("traceback", "migrate: 'planted'")]
+
+
+def test_a_migrate_that_fails_on_its_own_output_is_caught(tmp_path, monkeypatch) -> None:
+    from svcconf.migrate import engine
+
+    real = engine.migrate_text
+
+    def broken(name, text, options, outcome):  # the planted bug: a step that fails on a batch/v1 CronJob
+        if "batch/v1\n" in text:
+            raise KeyError("planted")
+        return real(name, text, options, outcome)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine, "migrate_text", broken)
+    failures = check_case(_case(OLD), full=False)
+    assert failures == [Failure("internal-error", "internal-error: migrate fails on its own output", "batch/v1beta1 CronJob")]
+
+
+def test_a_validate_that_fails_on_migrates_output_is_a_traceback_of_that_phase(tmp_path, monkeypatch) -> None:
+    from svcconf.lint import check
+
+    real = check.check_source
+
+    def broken(source, options):  # the planted bug: validate fails on a batch/v1 CronJob
+        if "batch/v1\n" in source.text:
+            raise KeyError("planted")
+        return real(source, options)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(check, "check_source", broken)
+    failures = check_case(_case(OLD), full=False)
+    assert [(f.category, f.detail.split(" (")[0]) for f in failures] == [("traceback", "validate migrated: 'planted'")]

@@ -332,3 +332,129 @@ def test_migrate_gets_more_time_for_a_larger_input(tmp_path, monkeypatch) -> Non
     monkeypatch.setattr(checks, "MIGRATE_SECONDS_PER_MB", 10_000.0)  # the case's few hundred bytes earn a second or more
     failures = check_case(_case(OLD), full=False)
     assert [f for f in failures if f.category == "hang"] == []
+
+
+WARNED = b"apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n    typo: 1\n"  # unknown-field
+
+
+def _text_format_fails_on_a_warning(monkeypatch) -> None:
+    from svcconf.report import text_format
+
+    real = text_format.write
+
+    def broken(report, stream, **kwargs):  # the planted bug: the text report fails when it has a warning to show
+        if report.warnings:
+            raise ValueError("planted")
+        return real(report, stream, **kwargs)
+
+    monkeypatch.setattr(text_format, "write", broken)
+
+
+def test_a_case_is_validated_with_its_seeds_flags(tmp_path, monkeypatch) -> None:
+    # --field-validation Warn makes the unknown field a warning: only then does the planted bug show.
+    monkeypatch.chdir(tmp_path)
+    _text_format_fails_on_a_warning(monkeypatch)
+    case = _case(WARNED)._replace(args=("--field-validation", "Warn"))
+    assert [(f.category, f.detail.split(" (")[0]) for f in check_case(case)] == [("traceback", "render text: planted")]
+    assert check_case(_case(WARNED)) == []  # Strict: an error, no warning
+
+
+def test_the_quick_sweep_renders_no_report(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _text_format_fails_on_a_warning(monkeypatch)
+    assert check_case(_case(WARNED)._replace(args=("--field-validation", "Warn")), full=False) == []
+
+
+def test_after_a_hang_in_validate_migrate_is_not_run_but_after_another_failure_it_is(tmp_path, monkeypatch) -> None:
+    import itertools
+
+    import svcconf.migrate
+    from svcconf.lint import pipeline
+    from svcconf.model import render_path
+
+    from . import checks
+
+    def broken(*_args, **_kwargs):
+        raise KeyError("planted in migrate")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(svcconf.migrate, "migrate_bytes", broken)
+    monkeypatch.setattr(checks, "TIME_LIMIT", 0.3)
+    _text_format_fails_on_a_warning(monkeypatch)
+    case = _case(WARNED)._replace(args=("--field-validation", "Warn"))
+    assert [f.category for f in check_case(case)] == ["traceback", "traceback"]  # the text report, then migrate
+    monkeypatch.setattr(pipeline, "validate", lambda *_args: render_path(itertools.repeat("a")))  # spins inside svcconf
+    assert [f.category for f in check_case(case)] == ["hang"]  # one hang per case: migrate would mostly repeat it
+
+
+def test_a_secret_in_a_fix_is_caught_once_however_many_formats_show_it(tmp_path, monkeypatch) -> None:
+    from svcconf.lint import pipeline
+
+    case = _secret_case()
+    real = pipeline.validate
+
+    def leaking(paths, options):  # the planted bug: a fix that quotes the input
+        report = real(paths, options)
+        report.diagnostics = [d._replace(fix=f"instead of {case.data.decode()}") for d in report.diagnostics]
+        return report
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pipeline, "validate", leaking)
+    failures = check_case(case)
+    assert [(f.category, f.cause) for f in failures] == [("secret", "secret: shown by [invalid-bootstrap-token]")]
+
+
+def test_a_rule_that_raises_is_recorded_where_it_raised_after_a_run_with_its_own_document_and_context(tmp_path, monkeypatch) -> None:
+    from svcconf.lint import document
+    from svcconf.rules.bootstrap import configs
+
+    from .checks import install_hooks
+
+    def broken(_path, _node, ctx):  # the planted bug, in a helper of a real rule (it reads the context first)
+        raise KeyError(f"planted with fs_checks={ctx.fs_checks}")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(configs, "check_node_registration", broken)
+    monkeypatch.setattr(document, "_run_rule", document._run_rule)  # restored after the test: the hook wraps it
+    install_hooks()
+    [(category, cause, detail)] = check_case(_case(INIT.format(token="abcdef.0123456789abcdef").encode()), full=False)
+    # The rule's own run (same document, same context) fails as the recorded one did: a KeyError, placed in the rule.
+    assert (category, cause.rpartition(".")[2]) == ("internal-error", "check_init failed (KeyError)")
+    assert detail.startswith("KeyError: 'planted with fs_checks=False' at svcconf/rules/bootstrap/configs.py:check_init ")
+
+
+def test_several_failing_rules_are_each_recorded(tmp_path, monkeypatch) -> None:
+    from svcconf import rules
+    from svcconf.lint import document
+
+    from .checks import install_hooks
+
+    real = rules.rules_for
+
+    def first(_data, _context):
+        raise KeyError("first")
+        yield  # a rule is a generator
+
+    def second(_data, _context):
+        raise ValueError("second")
+        yield
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(rules, "rules_for", lambda *args: [*real(*args), first, second])
+    monkeypatch.setattr(document, "_run_rule", document._run_rule)
+    install_hooks()
+    failures = check_case(_case(INIT.format(token="abcdef.0123456789abcdef").encode()), full=False)
+    assert sorted(f.cause.rpartition(".")[2] for f in failures) == ["first failed (KeyError)", "second failed (ValueError)"]
+    assert [error.split(" at ")[0] for error in failures[0].detail.split("; ")] == ["KeyError: 'first'", "ValueError: second"]
+
+
+def test_a_migrate_report_that_fails_in_the_command_is_caught(tmp_path, monkeypatch) -> None:
+    from svcconf.report import migrate_report
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("planted")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(migrate_report, "write_text", broken)
+    failures = check_case(_case(OLD))
+    assert [(f.category, f.cause.split(" (")[0]) for f in failures] == [("traceback", "traceback: migrate --diff")]

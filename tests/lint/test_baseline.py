@@ -657,3 +657,37 @@ def test_a_stale_entry_is_the_baselines_own_test_case_in_junit(project) -> None:
     cases = {case.get("name"): case for case in ET.fromstring(out.split("\n", 1)[1]).iter("testcase")}
     assert set(cases) == {"policy.yaml", "baseline.json"}
     assert cases["baseline.json"].find("failure").get("type") == "baseline-stale"
+
+
+def test_a_baseline_name_holding_a_nul_character_is_a_usage_error(project) -> None:
+    result = validate("--baseline", "base\0line.json", "policy.yaml")
+    assert result.code == 2
+    assert "cannot read the baseline: its name holds a NUL character" in result.err
+    assert result.json()["error"]
+
+
+def test_a_baseline_that_cannot_be_opened_is_a_usage_error_saying_why(project) -> None:
+    # A file named as if it were a folder: the message gives the system's reason.
+    result = validate("--baseline", "policy.yaml/baseline.json", "policy.yaml")
+    assert result.code == 2
+    assert "policy.yaml/baseline.json: cannot read the baseline: not a directory" in result.err
+
+
+def test_findings_read_from_stdin_are_recorded_under_the_stdin_name_and_accepted(project) -> None:
+    written = run("validate", "--no-config", "-f", "json", "--write-baseline", "baseline.json", "-", stdin=POLICY.encode())
+    assert written.code == 0, written.err
+    [entry] = entries(project / "baseline.json")
+    assert (entry["file"], entry["rule"], entry["path"]) == ("<stdin>", "invalid-value", "rules[1].level")
+    result = run("validate", "--no-config", "-f", "json", "--baseline", "baseline.json", "-", stdin=POLICY.encode())
+    assert (result.code, found(result), len(result.json()["accepted"])) == (0, [], 1)
+
+
+def test_a_baseline_leaves_the_order_of_the_findings_it_does_not_accept_unchanged(project) -> None:
+    # Eleven findings at one place (each list item is an alias of the first): ordered by their path as written,
+    # rules[10] before rules[2], with or without a baseline that accepts none of them.
+    items = "  - &rule {level: Bogus, verbs: [get]}\n" + "  - *rule\n" * 10
+    (project / "alias.yaml").write_text("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n" + items)
+    (project / "empty.json").write_text('{"svcconf-baseline": 2, "entries": []}\n')
+    plain, baselined = validate("alias.yaml"), validate("--baseline", "empty.json", "alias.yaml")
+    assert len(found(plain)) == 11 and found(baselined) == found(plain)
+    assert [d["path"] for d in baselined.json()["diagnostics"]][:3] == ["rules[0].level", "rules[10].level", "rules[1].level"]

@@ -97,3 +97,34 @@ def test_a_line_of_many_near_misses_is_read_in_linear_time(line: str) -> None:
     diagnostics = check_text(POLICY.format(comment="") + line + "\n").diagnostics
     assert time.process_time() - started < 10  # quadratic work on these lines takes minutes
     assert "unreachable-audit-rule" in {d.rule for d in diagnostics}  # nothing on another line was hidden
+
+
+def test_ignore_file_without_rules_is_reported_at_its_comment_and_hides_nothing() -> None:
+    text = "# svcconf: ignore-file\n" + POLICY.format(comment="")
+    diagnostics = sorted(check_text(text, name="policy.yaml").diagnostics, key=lambda d: d.line)
+    assert [(d.file, d.line, d.column, d.rule, d.severity) for d in diagnostics] == [
+        ("policy.yaml", 1, 1, "unknown-rule", Severity.WARNING),
+        ("policy.yaml", 6, 5, "unreachable-audit-rule", Severity.WARNING),
+    ]
+    # The message says what to write instead, and that the comment hid nothing.
+    assert diagnostics[0].message.startswith("ignore-file must name the rules it suppresses, e.g. `# svcconf: ignore-file[")
+    assert diagnostics[0].message.endswith("; it suppresses nothing")
+    assert "unused-suppression" not in {d.rule for d in diagnostics}  # said once
+
+
+def test_a_bare_ignore_that_hides_nothing_is_reported_as_unused_for_any_rule() -> None:
+    text = POLICY.format(comment="").replace("kind: Policy", "kind: Policy  # svcconf: ignore")
+    diagnostics = sorted(check_text(text, name="policy.yaml").diagnostics, key=lambda d: d.line)
+    assert [(d.file, d.line, d.column, d.rule, d.severity) for d in diagnostics] == [
+        ("policy.yaml", 2, 15, "unused-suppression", Severity.WARNING),
+        ("policy.yaml", 5, 5, "unreachable-audit-rule", Severity.WARNING),
+    ]
+    # A bare `ignore` names no rule: the message says it stands for any rule, and what to do.
+    assert diagnostics[0].message.startswith("suppression for any rule matches no diagnostic")
+    assert diagnostics[0].message.endswith("; remove it")
+
+
+def test_a_suppression_written_right_after_a_quoted_value_is_a_comment() -> None:
+    # YAML reads `"None"#...` as a value and a comment: the comment starts where the string ends, outside it.
+    text = POLICY.format(comment="").replace("level: None", 'level: "None"# svcconf: ignore[unreachable-audit-rule]')
+    assert check_text(text).diagnostics == []

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from svcconf.escape import github_data, json_text
+from tests.conftest import ROOT
 from tests.helpers import run
 
 CRONJOB = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\n"
@@ -321,3 +322,93 @@ def test_json_accepted_and_excluded_entries_are_one_line_each(tmp_path, monkeypa
     assert (len(report["accepted"]), len(report["excluded"])) == (1, 1)
     one_line = [json.loads(line.strip().rstrip(",")) for line in result.out.splitlines() if line.startswith("    {")]
     assert report["accepted"][0] in one_line and report["excluded"][0] in one_line
+
+
+def test_the_json_error_of_a_failed_run_holds_each_failure_stderr_names(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    result = run("validate", "--no-config", "-f", "json", "policy.yaml", "missing.yaml", "gone.yaml")
+    failures = [line.removeprefix("svcconf: ") for line in result.err.splitlines()]
+    assert result.code == 2 and len(failures) == 2
+    assert result.json()["error"].split("; ") == failures
+
+
+def test_a_coloured_report_is_the_plain_report_in_colour_failures_included(tmp_path, monkeypatch) -> None:
+    import re
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    for color in ("always", "never"):
+        run("validate", "--no-config", "--color", color, "-o", f"{color}.txt", "policy.yaml", "missing.yaml", "gone.yaml")
+    plain = (tmp_path / "never.txt").read_text()
+    assert plain.count("\nsvcconf: ") == 2  # each failure on a line of its own
+    assert re.sub(r"\x1b\[[0-9;]*m", "", (tmp_path / "always.txt").read_text()) == plain
+
+
+def test_statistics_on_the_terminal_leave_the_failures_to_stderr(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    result = run("validate", "--no-config", "--statistics", "policy.yaml", "missing.yaml")
+    assert result.code == 2
+    assert result.err == "svcconf: missing.yaml: no such file or folder\n" and "missing.yaml" not in result.out
+
+
+def test_statistics_give_a_rule_at_two_severities_a_row_each_the_more_severe_first(tmp_path, monkeypatch) -> None:
+    # An unknown controller is an error for kube-controller-manager (its list is fixed) and a warning for
+    # cloud-controller-manager (a cloud provider adds controllers): one of each, so equal counts.
+    monkeypatch.chdir(tmp_path)
+    kcm = (ROOT / "fixtures/controller-manager/kcm-unknown-controller.yaml").read_text()
+    ccm = (ROOT / "fixtures/controller-manager/ccm-unknown-controller.yaml").read_text()
+    (tmp_path / "managers.yaml").write_text(ccm + "---\n" + kcm)
+    rows = run("validate", "--no-config", "-f", "json", "--statistics", "managers.yaml").json()["statistics"]
+    assert [(s["severity"], s["count"]) for s in rows if s["rule"] == "unknown-controller"] == [("error", 1), ("warning", 1)]
+
+
+def test_a_converted_version_is_said_once_and_the_findings_after_it_still_show(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "two.yaml").write_text(CRONJOB + "---\n" + PDB)
+    lines = run("migrate", "--no-config", "--check", "two.yaml").out.splitlines()
+    assert lines[0] == "two.yaml: document 1 (line 1): batch/v1beta1 CronJob -> batch/v1 CronJob [splice]"
+    assert [line.split(" [")[1].split("]")[0] for line in lines[1:] if line.startswith("two.yaml:")] == ["migration-needs-review"]
+
+
+def test_migrate_lists_the_errors_of_converted_documents_as_validate_lists_them_once_written(tmp_path, monkeypatch) -> None:
+    # Eleven errors at one place (each rule an alias of the first): in validate's order, rules[10] before rules[2].
+    monkeypatch.chdir(tmp_path)
+    items = "  - &rule {level: Bogus, verbs: [get]}\n" + "  - *rule\n" * 10
+    (tmp_path / "policy.yaml").write_text("apiVersion: audit.k8s.io/v1beta1\nkind: Policy\nrules:\n" + items)
+    checked = run("migrate", "--no-config", "--check", "policy.yaml").out.splitlines()
+    header = next(i for i, line in enumerate(checked) if line.startswith("the converted documents checked at "))
+    assert run("migrate", "--no-config", "--write", "policy.yaml").code == 1
+    validated = run("validate", "--no-config", "policy.yaml").out.splitlines()[:-1]
+    assert len(validated) == 11 and checked[header + 1 : header + 12] == validated
+
+
+def test_sarif_names_the_tools_page_on_pypi_as_its_information_uri(tmp_path, monkeypatch) -> None:
+    from importlib.metadata import metadata
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.yaml").write_text(POLICY)
+    driver = run("validate", "--no-config", "-f", "sarif", "policy.yaml").json()["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == f"https://pypi.org/project/{metadata('svcconf')['Name']}/"
+
+
+def test_sarif_properties_hold_what_a_finding_has_and_no_more(tmp_path) -> None:
+    from svcconf.lint.result import Report
+    from svcconf.model import Diagnostic, Severity
+    from svcconf.report.sarif_format import as_dict
+
+    report = Report()
+    report.diagnostics = [
+        Diagnostic("a.yaml", 1, 1, "invalid-value", Severity.ERROR, "m", migrated="batch/v1"),
+        Diagnostic("a.yaml", 2, 1, "invalid-value", Severity.ERROR, "m", fix="write x", migrated="batch/v1"),
+        Diagnostic("a.yaml", 3, 1, "invalid-value", Severity.ERROR, "m", document=1, api_version="v1", kind="K", fix="write x"),
+        Diagnostic("a.yaml", 4, 1, "invalid-value", Severity.ERROR, "m"),
+    ]
+    results = as_dict(report, str(tmp_path))["runs"][0]["results"]
+    assert [result.get("properties") for result in results] == [
+        {"migrated": "batch/v1"},
+        {"fix": "write x", "migrated": "batch/v1"},
+        {"document": 1, "apiVersion": "v1", "kind": "K", "fix": "write x"},
+        None,
+    ]

@@ -321,3 +321,16 @@ def test_a_github_annotation_without_a_field_path_is_the_rule_then_the_message(t
         if line.startswith("::")
     ]
     assert annotation.split("::")[2].startswith("[yaml-syntax] while parsing")
+
+
+def test_the_limit_note_names_each_level_over_the_limit_and_where_to_see_them_all(tmp_path) -> None:
+    (tmp_path / "enc.yaml").write_text(_encryption_with_keys(11))
+    typos = "".join(f"    typo{i}: 1\n" for i in range(12))  # unknown fields: warnings under --field-validation Warn
+    (tmp_path / "audit.yaml").write_text("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n" + typos)
+    result = run(
+        "validate", "--no-config", "-f", "github", "--field-validation", "Warn", str(tmp_path / "enc.yaml"), str(tmp_path / "audit.yaml")
+    )
+    note = result.out.splitlines()[-1]
+    assert note.startswith("svcconf: 11 errors and 12 warnings: GitHub shows at most 10 annotations of each level per step (50 per job)")
+    # Where to find the rest: the step's log, and a SARIF upload to code scanning.
+    assert note.endswith("this step's log lists every finding, and a SARIF report uploaded to code scanning shows them all")
