@@ -96,6 +96,12 @@ def too_large(max_size: int, size: int | None = None, names: str | None = None) 
     return FileProblem("file-too-large", message, severity=Severity.ERROR)
 
 
+def leading_mark(text: str) -> str:
+    """A byte-order mark still at the start of decoded text (a file's second one: decoding drops the
+    first), or "". libyaml skips it without counting it, so its positions are one short of the text's."""
+    return "\ufeff" if text.startswith("\ufeff") else ""
+
+
 def decode(name: str, data: bytes, max_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[str | None, FileProblem | None]:
     """Decode file bytes to text, or explain in one problem why the file cannot be read."""
     if len(data) > max_size:

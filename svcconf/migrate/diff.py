@@ -14,7 +14,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..known.secrets import REDACTION as REDACTED
 from ..known.secrets import is_secret
-from ..load.source import decode, parse
+from ..load.source import decode, leading_mark, parse
 from .match import opcodes
 
 CONTEXT = 3
@@ -73,7 +73,7 @@ def not_appliable(name: str, lines: list[str], where: str) -> Iterator[str]:
 
 def masked(text: str, lines: list[str]) -> list[str]:
     """`lines` (the text split at newlines) with the characters of every secret value replaced by REDACTED."""
-    offset = 1 if text.startswith("\ufeff") else 0  # the reader's positions do not count a byte-order mark
+    offset = len(leading_mark(text))
     spans = sorted({(start + offset, end + offset) for start, end in _secret_spans(text[offset:])})
     if not spans:
         return lines

@@ -19,7 +19,7 @@ from yaml.nodes import ScalarNode
 from ..known.naming import Naming
 from ..load.construct import PLAIN_TAG, STR_TAG
 from ..load.mentions import skip_reason
-from ..load.source import Document, FileProblem, decode, parse, position
+from ..load.source import Document, FileProblem, decode, leading_mark, parse, position
 from ..model import Anchor, Diagnostic, Path, Severity, render_path
 from ..settings.options import MigrateOptions
 from . import emit, guard
@@ -221,9 +221,7 @@ def migrate_bytes(name: str, data: bytes, options: MigrateOptions | None = None)
 
 
 def _migrate_decoded(name: str, data: bytes, text: str, options: MigrateOptions, outcome: FileOutcome) -> FileOutcome:
-    # libyaml skips a byte-order mark at the start of the text it reads, so its positions would
-    # be one off from the text: a second mark (the first is gone with the encoding) is kept aside.
-    lead = "\ufeff" if text.startswith("\ufeff") else ""
+    lead = leading_mark(text)  # kept aside, so that the reader's positions are the text's
     try:
         new = migrate_text(name, text[len(lead) :], options, outcome)
         new = lead + new if new is not None else None

@@ -37,10 +37,10 @@ def _migrate_error_cause(case: Case, options) -> str:
 
 def _outside(text: str, converted: set[int]) -> tuple[int, str]:
     """The number of documents and the text outside the converted ones (comments, separators included)."""
-    from svcconf.load.source import parse
+    from svcconf.load.source import leading_mark, parse
 
     documents = parse("x", text).documents  # pragma: no mutate - the name is for messages, which are not read here
-    skipped = 1 if text.startswith("\ufeff") else 0  # a byte-order mark the text still holds: libyaml's positions skip it
+    skipped = len(leading_mark(text))
     pieces, cursor = [], 0
     for document in documents:
         if document.index + 1 in converted:
